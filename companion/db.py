@@ -1,0 +1,89 @@
+"""The tables' database: engine per app, one session per request, Alembic migrations.
+
+SQLite (the zero-set-up default) runs in WAL mode with synchronous=FULL, so an acknowledged
+commit survives a kill -9 of the server and a power cut alike. PostgreSQL is used when
+DATABASE_URL says so.
+"""
+from __future__ import annotations
+
+import pathlib
+
+from flask import current_app, g
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.orm import Session
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+MIGRATIONS = ROOT / "migrations"
+
+
+def normalize_url(url: str) -> str:
+    """Accept the URLs people paste (postgres://, postgresql://) and use psycopg 3 for them."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return url
+
+
+def _sqlite_pragmas(dbapi_conn, _record):
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.close()
+
+
+def make_engine(url: str) -> Engine:
+    url = normalize_url(url)
+    if make_url(url).get_backend_name() == "sqlite":
+        path = make_url(url).database
+        if path and path != ":memory:":
+            pathlib.Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 5})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+
+
+def get_session() -> Session:
+    """The request's session, created on first use and closed when the app context ends."""
+    if "db_session" not in g:
+        g.db_session = Session(current_app.extensions["companion.engine"], expire_on_commit=False)
+    return g.db_session
+
+
+def close_session(exc=None):
+    session = g.pop("db_session", None)
+    if session is not None:
+        if exc is not None:
+            session.rollback()
+        session.close()
+
+
+def alembic_config(url: str):
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    # Alembic's config is an ini file underneath: a literal % must be doubled.
+    cfg.set_main_option("sqlalchemy.url", normalize_url(url).replace("%", "%%"))
+    return cfg
+
+
+def migrate(url: str) -> None:
+    """Bring the database at `url` to the newest schema (idempotent)."""
+    from alembic import command
+
+    url = normalize_url(url)
+    if make_url(url).get_backend_name() == "sqlite":
+        path = make_url(url).database
+        if path and path != ":memory:":
+            pathlib.Path(path).parent.mkdir(parents=True, exist_ok=True)
+    command.upgrade(alembic_config(url), "head")
+
+
+def init_app(app) -> None:
+    app.extensions["companion.engine"] = make_engine(app.config["DATABASE_URL"])
+    app.teardown_appcontext(close_session)

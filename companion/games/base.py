@@ -1,0 +1,53 @@
+"""What a game plugs into the table machinery.
+
+A game is a package under companion/games/<key>/ whose __init__ defines GAME. It brings its pure
+rules module, its blueprint (action routes, JSON API routes on companion.api.api), its pages
+(templates under templates/<key>/, rendered inside the table's live region) and its catalog
+(companion/games/<key>/translations).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from flask import Blueprint
+
+
+@dataclass(frozen=True)
+class Page:
+    """One screen of a table, e.g. setup, the play tracker or scoring. `slug` appears in the URL."""
+
+    slug: str
+    title: str  # message id
+    template: str
+
+
+@dataclass(frozen=True)
+class Game:
+    key: str
+    title: str  # message id, e.g. N_("7 - The Sins")
+    tagline: str  # message id: one line on the home page
+    min_players: int
+    max_players: int
+    pages: tuple[Page, ...]
+    blueprint: Blueprint | None = None
+    # The game's own state for a new table, given its players (list of {"id", "name", "colour"}).
+    new_state: Callable[[list[dict]], dict] = field(default=lambda players: {})
+    # Called on the whole table state after a player is added or removed during setup.
+    players_changed: Callable[[dict], None] | None = None
+    # Which page /t/<token> opens, given the table's status and state; default: the first page.
+    default_page: Callable[[str, dict], str] | None = None
+    # Extra template context for a page: (page slug, table, state) -> dict.
+    context: Callable[[str, object, dict], dict] | None = None
+    # The rules reference section that introduces the game (e.g. "overview").
+    rules_section: str = "overview"
+
+    def page(self, slug: str) -> Page | None:
+        return next((p for p in self.pages if p.slug == slug), None)
+
+    def landing_page(self, status: str, state: dict) -> Page:
+        if self.default_page is not None:
+            found = self.page(self.default_page(status, state))
+            if found is not None:
+                return found
+        return self.pages[0]

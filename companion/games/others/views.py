@@ -1,0 +1,4 @@
+"""The Others: 7 Sins: the table's pages and actions."""
+from flask import Blueprint
+
+bp = Blueprint("others", __name__)

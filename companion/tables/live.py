@@ -1,0 +1,212 @@
+"""Rendering a table and acting on it: the pieces every game's views use.
+
+A table page is one *live region* (`#live`) holding the current page of the table. Every action
+answers with a fresh live region (htmx swaps it) or, without JavaScript, a 303 back to the page.
+Other phones poll the page with `?since=<version>` and get 204 until something changes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from flask import abort, current_app, flash, get_flashed_messages, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
+
+from ..db import get_session
+from ..domain import N_, Invalid
+from ..games import GAMES
+from ..games.base import Game, Page
+from ..models import Table
+from ..web import wants_fragment
+from . import store
+
+LIVE_ID = "live"
+SETTINGS = Page("table", N_("Players & table"), "tables/_settings.html")
+
+
+@dataclass
+class Bound:
+    """What a player submitted to one form, kept so an error re-renders it as typed."""
+
+    key: str | None = None
+    values: MultiDict = field(default_factory=MultiDict)
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    general: list[str] = field(default_factory=list)
+
+    def value(self, key: str, name: str, default=None):
+        if self.key is not None and key == self.key and name in self.values:
+            return self.values.get(name)
+        return default
+
+    def checked(self, key: str, name: str, value: str, default: bool) -> bool:
+        if self.key is not None and key == self.key:
+            return value in self.values.getlist(name)
+        return default
+
+    def field_errors(self, key: str, name: str) -> list[str]:
+        return self.errors.get(name, []) if key == self.key else []
+
+    def form_errors(self, key: str) -> list[str]:
+        return self.general if key == self.key else []
+
+
+@dataclass
+class TableView:
+    """Everything a table's templates need, as `t`."""
+
+    table: Table
+    game: Game
+    page: Page
+    readonly: bool
+    tok: str  # the token this phone used: never show the edit token to a spectator
+
+    @property
+    def state(self) -> dict:
+        return self.table.state
+
+    @property
+    def players(self) -> list[dict]:
+        return self.table.state["players"]
+
+    @property
+    def gs(self) -> dict:
+        """The game's own state."""
+        return self.table.state.get("game", {})
+
+    def player(self, player_id: int) -> dict | None:
+        return next((p for p in self.players if p["id"] == player_id), None)
+
+    def url(self, endpoint: str, **values) -> str:
+        return url_for(endpoint, token=self.tok, **values)
+
+    def page_url(self, slug: str | None = None) -> str:
+        return url_for("tables.page", token=self.tok, slug=slug or self.page.slug)
+
+    @property
+    def pages(self) -> tuple[Page, ...]:
+        return self.game.pages + (SETTINGS,)
+
+
+def open_table(token: str, *, edit: bool) -> tuple[Table, bool]:
+    found = store.by_token(get_session(), token)
+    if found is None:
+        abort(404)
+    table, readonly = found
+    if edit and readonly:
+        abort(403)
+    return found
+
+
+def resolve_page(game: Game, table: Table, slug: str | None) -> Page:
+    if slug is None:
+        return game.landing_page(table.status, table.state)
+    if slug == SETTINGS.slug:
+        return SETTINGS
+    page = game.page(slug)
+    if page is None:
+        abort(404)
+    return page
+
+
+def view_for(table: Table, readonly: bool, tok: str, slug: str | None) -> TableView:
+    game = GAMES[table.game]
+    return TableView(table=table, game=game, page=resolve_page(game, table, slug), readonly=readonly, tok=tok)
+
+
+def form_view(table: Table, readonly: bool, token: str, slug: str | None = None) -> TableView:
+    """The view an action re-renders: the page named in the form, if the game has it."""
+    slug = slug or request.form.get("page") or None
+    known = {p.slug for p in GAMES[table.game].pages} | {SETTINGS.slug}
+    return view_for(table, readonly, token, slug if slug in known else None)
+
+
+def render(t: TableView, *, status: int = 200, bound: Bound | None = None, banner: dict | None = None,
+           fragment: bool | None = None):
+    """The table page, or only its live region when htmx asked for it."""
+    session = get_session()
+    actions = store.recent_actions(session, t.table.id)
+    latest = store.latest_undoable(session, t.table.id)
+    extra = t.game.context(t.page.slug, t.table, t.state) if t.game.context else {}
+    notices = [{"kind": "info", "text": m} for m in get_flashed_messages()] if banner is None else [banner]
+    ctx = dict(t=t, bound=bound or Bound(), notices=notices, actions=actions, latest=latest,
+               poll_seconds=current_app.config["POLL_SECONDS"], **extra)
+    if fragment is None:
+        fragment = wants_fragment(LIVE_ID)
+    template = "tables/_live.html" if fragment else "tables/table.html"
+    resp = make_response(render_template(template, **ctx), status)
+    resp.headers["X-Table-Version"] = str(t.table.version)
+    return resp
+
+
+def seen_version() -> int | None:
+    raw = request.form.get("v", "")
+    return int(raw) if raw.isdigit() else None
+
+
+def conflict_banner(conflict: store.Conflict) -> dict:
+    from ..i18n import render_message
+
+    what = [render_message(a.summary, a.args) for a in conflict.actions]
+    if conflict.reason == "undo-moved":
+        text = _("Another phone changed the table, so the latest change is no longer the one you saw. "
+                 "Nothing was undone: check the log and tap Undo again if you still want to.")
+    else:
+        text = _("The table changed on another phone, so your change was not applied. "
+                 "Here is the fresh state; your entry is kept below.")
+    return {"kind": "conflict", "text": text, "details": what}
+
+
+def perform(token: str, form, build: Callable[[object, "TableView"], tuple[store.Change, Callable[[dict], None]]],
+            *, slug: str | None = None):
+    """Validate `form`, apply the change `build(form, t)` describes, and answer.
+
+    Answers: 200 with the live region (htmx) or 303 back to the page; 422 with the form as typed
+    and its messages; 409 with the fresh table when another phone changed the same thing; 403 on a
+    read-only link.
+    """
+    table, readonly = open_table(token, edit=True)
+    t = form_view(table, readonly, token, slug)
+    key = request.form.get("form_key") or None
+
+    def invalid(errors: dict[str, list[str]]):
+        fields = set(getattr(form, "_fields", {}))
+        general = [m for name, msgs in errors.items() if name not in fields for m in msgs]
+        b = Bound(key, request.form.copy(), errors, general)
+        return render(t, status=422, bound=b)
+
+    if not form.validate():
+        return invalid({k: [str(m) for m in v] for k, v in form.errors.items()})
+    change, mutate = build(form, t)
+    try:
+        table = store.apply(get_session(), table.id, seen_version(), change, mutate)
+    except Invalid as err:
+        return invalid(err.as_dict(_))
+    except store.Conflict as conflict:
+        t.table = conflict.table
+        return render(t, status=409, bound=Bound(key, request.form.copy()), banner=conflict_banner(conflict))
+    except store.Busy:
+        abort(503)
+    t.table = table
+    return after_change(t)
+
+
+def after_change(t: TableView):
+    if wants_fragment(LIVE_ID):
+        return render(t, fragment=True)
+    anchor = request.form.get("form_key")
+    return redirect(t.page_url() + (f"#{anchor}" if anchor else ""), code=303)
+
+
+def act_simple(token: str, form, change: store.Change, mutate: Callable[[dict], None], slug: str | None = None):
+    """`perform` for the common case where the change does not depend on the form's values."""
+    return perform(token, form, lambda _form, _t: (change, mutate), slug=slug)
+
+
+def game_state(doc: dict) -> dict:
+    """The game's part of a document being changed (inside a `mutate` function)."""
+    return doc["state"].setdefault("game", {})
+
+
+__all__ = ["Bound", "TableView", "open_table", "render", "perform", "act_simple", "after_change",
+           "view_for", "game_state", "flash"]

@@ -1,0 +1,213 @@
+/* Table Companion: the little that htmx does not do. No inline script anywhere (strict CSP). */
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  var toastTimer = null;
+
+  function toast(text, actionLabel, action) {
+    var box = document.getElementById("toast");
+    if (!box) return;
+    box.textContent = "";
+    var p = document.createElement("span");
+    p.textContent = text;
+    box.appendChild(p);
+    if (actionLabel && action) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.textContent = actionLabel;
+      b.addEventListener("click", function () { box.hidden = true; action(); });
+      box.appendChild(b);
+    }
+    box.hidden = false;
+    clearTimeout(toastTimer);
+    if (!actionLabel) toastTimer = setTimeout(function () { box.hidden = true; }, 6000);
+  }
+
+  function t(key, fallback) {
+    var holder = document.getElementById("js-messages");
+    var el = holder && holder.content ? holder.content.querySelector('[data-msg="' + key + '"]') : null;
+    return el ? el.textContent : fallback;
+  }
+
+  /* Steppers: - and + change the number on the phone; the form sends it when submitted. */
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest("button.step[data-for]");
+    if (!btn) return;
+    var input = document.getElementById(btn.getAttribute("data-for"));
+    if (!input) return;
+    var step = parseInt(btn.getAttribute("data-step"), 10) || 0;
+    var min = input.min === "" ? -Infinity : Number(input.min);
+    var max = input.max === "" ? Infinity : Number(input.max);
+    var value = parseInt(input.value, 10);
+    if (isNaN(value)) value = 0;
+    value = Math.min(max, Math.max(min, value + step));
+    input.value = String(value);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+
+  /* Select a read-only link on tap, and copy it with its button. */
+  document.addEventListener("focusin", function (e) {
+    if (e.target.matches && e.target.matches("[data-copy-source]")) e.target.select();
+  });
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest("[data-copy]");
+    if (!btn) return;
+    var input = document.getElementById(btn.getAttribute("data-copy"));
+    if (!input) return;
+    var done = function () { toast(t("copied", "Link copied.")); };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(done, function () { input.select(); });
+    } else {
+      input.focus();
+      input.select();
+      try { if (document.execCommand("copy")) done(); } catch (err) { /* the text stays selected */ }
+    }
+  });
+
+  /* Live updates from other phones. The poller asks "?since=<version>" and gets 204 until the
+     table changes. Never throw away what this phone is typing, and never go back in time. */
+  function live() { return document.getElementById("live"); }
+
+  function isDirty(root) {
+    var fields = root.querySelectorAll("input, select, textarea");
+    for (var i = 0; i < fields.length; i++) {
+      var f = fields[i];
+      if (f.type === "hidden" || f.readOnly || f.disabled) continue;
+      if (f.type === "checkbox" || f.type === "radio") {
+        if (f.checked !== f.defaultChecked) return true;
+      } else if (f.tagName === "SELECT") {
+        for (var j = 0; j < f.options.length; j++) {
+          if (f.options[j].selected !== f.options[j].defaultSelected) return true;
+        }
+      } else if (f.value !== f.defaultValue) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  var forceNext = false;
+
+  function refreshNow() {
+    var poll = document.querySelector("[data-poll]");
+    if (!poll || !window.htmx) return;
+    forceNext = true;
+    htmx.trigger(poll, "poll-now");
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var elt = e.detail.requestConfig && e.detail.requestConfig.elt;
+    var region = live();
+    if (!elt || !region || !elt.hasAttribute || !elt.hasAttribute("data-poll")) return;
+    var xhr = e.detail.xhr;
+    var incoming = parseInt(xhr.getResponseHeader("X-Table-Version"), 10);
+    var shown = parseInt(region.getAttribute("data-version"), 10);
+    if (!isNaN(incoming) && !isNaN(shown) && incoming <= shown) {
+      e.detail.shouldSwap = false;  // an answer overtaken by this phone's own newer change
+      return;
+    }
+    if (!forceNext && isDirty(region)) {
+      e.detail.shouldSwap = false;
+      toast(t("changed", "Another phone changed the table."), t("show", "Show"), refreshNow);
+      return;
+    }
+    forceNext = false;
+  });
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") {
+      var poll = document.querySelector("[data-poll]");
+      if (poll && window.htmx) htmx.trigger(poll, "poll-now");
+    }
+  });
+
+  /* Network trouble and errors: say so, keep what was typed (nothing is swapped). */
+  document.addEventListener("htmx:sendError", function (e) {
+    var elt = e.detail.elt;
+    if (elt && elt.hasAttribute && elt.hasAttribute("data-poll")) return;  // polling retries by itself
+    toast(t("offline", "No connection: that change was not saved. Try again when the network is back."));
+  });
+  document.addEventListener("htmx:responseError", function (e) {
+    var elt = e.detail.elt;
+    if (elt && elt.hasAttribute && elt.hasAttribute("data-poll")) return;
+    var text = t("failed", "That did not work.");
+    try {
+      var doc = new DOMParser().parseFromString(e.detail.xhr.responseText, "text/html");
+      var msg = doc.querySelector("[data-error-message]");
+      if (msg) text = msg.textContent;
+    } catch (err) { /* keep the generic message */ }
+    toast(text, t("reload", "Reload"), function () { window.location.reload(); });
+  });
+
+  /* After a swap, keep the keyboard where it was: focus the control with the same id. */
+  var lastFocus = null;
+  document.addEventListener("htmx:beforeRequest", function () {
+    var a = document.activeElement;
+    lastFocus = a && a.id ? a.id : (a && a.form && a.form.id ? a.form.id : null);
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!lastFocus) return;
+    var el = document.getElementById(lastFocus);
+    lastFocus = null;
+    if (el && document.activeElement === document.body) {
+      var target = el.tagName === "FORM" ? el.querySelector("button, input:not([type=hidden])") : el;
+      if (target) target.focus({ preventScroll: true });
+    }
+  });
+
+  /* Keep the screen awake at the table (Screen Wake Lock API), with an honest status line. */
+  var lock = null;
+  var wanted = false;
+
+  function wakeMsg(key) {
+    var box = document.querySelector("[data-wake]");
+    if (!box) return "";
+    var tpl = box.querySelector("template[data-wake-messages]");
+    var el = tpl && tpl.content.querySelector('[data-msg="' + key + '"]');
+    return el ? el.textContent : "";
+  }
+
+  function showWake(state) {
+    var btn = document.querySelector("[data-wake-toggle]");
+    var status = document.querySelector("[data-wake-status]");
+    if (btn) btn.setAttribute("aria-pressed", state === "on" ? "true" : "false");
+    if (status) status.textContent = wakeMsg(state);
+  }
+
+  function acquire() {
+    if (!("wakeLock" in navigator) || !window.isSecureContext) { showWake("unsupported"); return; }
+    navigator.wakeLock.request("screen").then(function (l) {
+      lock = l;
+      showWake("on");
+      l.addEventListener("release", function () { lock = null; if (!wanted) showWake("off"); });
+    }, function () { wanted = false; showWake("failed"); });
+  }
+
+  function initWake() {
+    var btn = document.querySelector("[data-wake-toggle]");
+    if (!btn) return;
+    if (!("wakeLock" in navigator) || !window.isSecureContext) {
+      showWake("unsupported");
+    } else {
+      showWake("off");
+    }
+    btn.addEventListener("click", function () {
+      wanted = !wanted;
+      try { localStorage.setItem("wake", wanted ? "1" : "0"); } catch (err) { /* private mode */ }
+      if (wanted) acquire();
+      else if (lock) lock.release();
+      else showWake("off");
+    });
+    try { wanted = localStorage.getItem("wake") === "1"; } catch (err) { wanted = false; }
+    if (wanted) acquire();
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (wanted && !lock && document.visibilityState === "visible") acquire();
+  });
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initWake);
+  else initWake();
+})();

@@ -1,0 +1,165 @@
+"""Shared fixtures: an isolated database per test, on SQLite and (with TEST_DATABASE_URL) PostgreSQL.
+
+The schema always comes from the Alembic migrations, once per test session and backend:
+SQLite copies a migrated file per test; PostgreSQL gets a private database for the session
+(so several test runs can share one server) and empties its tables before each test.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import uuid
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from companion import create_app
+from companion.db import migrate, normalize_url
+
+PG_URL = os.environ.get("TEST_DATABASE_URL")
+BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory):
+    path = tmp_path_factory.mktemp("db") / "template.sqlite3"
+    migrate(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def pg_database():
+    """A private PostgreSQL database for this test session, migrated, dropped at the end."""
+    if not PG_URL:
+        pytest.skip("TEST_DATABASE_URL is not set")
+    server = make_url(normalize_url(PG_URL))
+    name = f"companion_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = server.set(database=name).render_as_string(hide_password=False)
+    migrate(url)
+    yield url
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+def _database_url(backend, request, tmp_path):
+    if backend == "sqlite":
+        template = request.getfixturevalue("sqlite_template")
+        path = tmp_path / "companion.sqlite3"
+        shutil.copy(template, path)
+        return f"sqlite:///{path}"
+    url = request.getfixturevalue("pg_database")
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("TRUNCATE table_action, game_table, preset RESTART IDENTITY CASCADE"))
+    engine.dispose()
+    return url
+
+
+def make_app(database_url, tmp_path, **extra):
+    config = {
+        "TESTING": True,
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "test-secret",
+        "WTF_CSRF_ENABLED": False,
+        "SERVER_NAME": "companion.test",
+    }
+    config.update(extra)
+    return create_app(config)
+
+
+@pytest.fixture(params=BACKENDS)
+def db_backend(request):
+    return request.param
+
+
+@pytest.fixture
+def app(db_backend, request, tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    app = make_app(_database_url(db_backend, request, tmp_path), tmp_path)
+    yield app
+    app.extensions["companion.engine"].dispose()
+
+
+@pytest.fixture
+def csrf_app(db_backend, request, tmp_path, monkeypatch):
+    """The app exactly as deployed: CSRF checked on every form."""
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    app = make_app(_database_url(db_backend, request, tmp_path), tmp_path, WTF_CSRF_ENABLED=True)
+    yield app
+    app.extensions["companion.engine"].dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+HX = {"HX-Request": "true", "HX-Target": "live"}
+
+
+class Tables:
+    """Small helpers for tests that act on tables through the test client, as a phone would."""
+
+    def __init__(self, app, client):
+        self.app = app
+        self.client = client
+
+    def create(self, game="sins", names=("Ana", "Bo", "Cy", "Di"), name="Test table", **extra) -> str:
+        data = {"name": name, **{f"players-{i}": n for i, n in enumerate(names)}, **extra}
+        resp = self.client.post(f"/new/{game}", data=data)
+        assert resp.status_code == 303, resp.get_data(as_text=True)[:500]
+        return resp.headers["Location"].rsplit("/", 1)[1]
+
+    def table(self, token):
+        from companion.db import get_session
+        from companion.tables import store
+
+        with self.app.app_context():
+            found = store.by_token(get_session(), token)
+            assert found is not None
+            table = found[0]
+            get_session().expunge(table)
+            return table
+
+    def version(self, token) -> int:
+        return self.table(token).version
+
+    def post(self, token, path, data=None, *, htmx=True, page=None, version=None, form_key=None):
+        """POST a table action with the current version (as a fresh page would carry)."""
+        body = {"v": self.version(token) if version is None else version, **(data or {})}
+        if page:
+            body["page"] = page
+        if form_key:
+            body["form_key"] = form_key
+        url = f"/t/{token}/{path.lstrip('/')}"
+        return self.client.post(url, data=body, headers=HX if htmx else {})
+
+    def latest_action_id(self, token):
+        from companion.db import get_session
+        from companion.tables import store
+
+        table = self.table(token)
+        with self.app.app_context():
+            action = store.latest_undoable(get_session(), table.id)
+            return action.id if action else None
+
+    def undo(self, token, **kw):
+        return self.post(token, "undo", {"action": self.latest_action_id(token)}, **kw)
+
+
+@pytest.fixture
+def tables(app, client):
+    return Tables(app, client)
+
+
+def text_of(resp) -> str:
+    """The response body as text with tags removed and spaces collapsed: what a reader sees."""
+    html = resp.get_data(as_text=True)
+    html = re.sub(r"<(script|style|template)\b.*?</\1>", " ", html, flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()

@@ -1,0 +1,53 @@
+"""What every page a browser test visits must pass: axe finds nothing, every control is a thumb's
+size (44x44 CSS px), and nothing scrolls sideways."""
+from __future__ import annotations
+
+from axe_playwright_python.sync_playwright import Axe
+
+_axe = Axe()
+
+TAP_TARGETS_JS = """
+() => {
+  const small = [];
+  const sel = 'button, a, input:not([type=hidden]), select, textarea, summary, [role=button]';
+  for (const el of document.querySelectorAll(sel)) {
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.display === 'none' || el.closest('[hidden], .vh, template')) continue;
+    // A link inside a sentence is exempt (WCAG 2.5.8 "inline"); everything built to be tapped is not.
+    if (el.tagName === 'A' && el.closest('p, li.prose, .prose, td, figcaption')) continue;
+    let box = el.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) continue;
+    if ((el.type === 'checkbox' || el.type === 'radio') && el.labels && el.labels.length) {
+      box = el.labels[0].getBoundingClientRect();
+    }
+    if (box.width < 44 - 0.5 || box.height < 44 - 0.5) {
+      small.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''} "${(el.textContent || el.value || el.getAttribute('aria-label') || '').trim().slice(0, 40)}" ${Math.round(box.width)}x${Math.round(box.height)}`);
+    }
+  }
+  return small;
+}
+"""
+
+
+def check_page(page, *, axe: bool = True):
+    """Run the checks on the page as it is now; fail with a readable report."""
+    problems = []
+    if axe:
+        results = _axe.run(page)
+        if results.violations_count:
+            problems.append(results.generate_report())
+    small = page.evaluate(TAP_TARGETS_JS)
+    if small:
+        problems.append("tap targets under 44x44 px: " + "; ".join(small))
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    if overflow > 0:
+        problems.append(f"the page scrolls sideways by {overflow}px")
+    assert not problems, f"{page.url}:\n" + "\n".join(problems)
+
+
+def visit(page, path: str):
+    """Open a page and check it."""
+    resp = page.goto(path)
+    assert resp is not None and resp.ok, f"{path}: HTTP {resp.status if resp else '?'}"
+    check_page(page)
+    return resp
