@@ -9,7 +9,7 @@ from wtforms import HiddenField, IntegerField, SelectField, StringField
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
 
 from .players import COLOURS, NAME_MAX
-from .store import TABLE_NAME_MAX
+from .store import STATUSES, TABLE_NAME_MAX
 
 
 class EmptyForm(FlaskForm):
@@ -32,7 +32,7 @@ class RenamePlayerForm(PlayerForm):
 
 
 class ColourForm(PlayerForm):
-    colour = SelectField(_l("Colour"), choices=[("", "-")] + [(c, c) for c in COLOURS], validate_choice=True)
+    colour = SelectField(_l("Colour"), choices=["", *COLOURS])
 
 
 class MoveForm(PlayerForm):
@@ -51,7 +51,7 @@ class RenameTableForm(TableForm):
 
 
 class StatusForm(TableForm):
-    status = SelectField(choices=[("setup", "setup"), ("playing", "playing"), ("finished", "finished")])
+    status = SelectField(choices=list(STATUSES))
 
 
 class UndoForm(TableForm):
@@ -72,8 +72,7 @@ class NewTableForm(FlaskForm):
 
 
 class PrefsForm(FlaskForm):
-    theme = SelectField(_l("Theme"), choices=[("auto", "auto"), ("light", "light"), ("dark", "dark")],
-                        validators=[Optional()])
-    lang = SelectField(_l("Language"), choices=[("auto", "auto"), ("en", "English"), ("fr", "Français")],
-                       validators=[Optional()])
+    # Only one of the two comes with each tap of the footer's buttons.
+    theme = SelectField(_l("Theme"), choices=["", "auto", "light", "dark"], validators=[Optional()])
+    lang = SelectField(_l("Language"), choices=["", "auto", "en", "fr"], validators=[Optional()])
     next = HiddenField(validators=[Optional(), Length(max=300)])

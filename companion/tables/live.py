@@ -33,6 +33,8 @@ class Bound:
     values: MultiDict = field(default_factory=MultiDict)
     errors: dict[str, list[str]] = field(default_factory=dict)
     general: list[str] = field(default_factory=list)
+    # Field errors a field macro has shown; the rest (e.g. of hidden fields) show with the form.
+    shown: set = field(default_factory=set)
 
     def value(self, key: str, name: str, default=None):
         if self.key is not None and key == self.key and name in self.values:
@@ -45,10 +47,17 @@ class Bound:
         return default
 
     def field_errors(self, key: str, name: str) -> list[str]:
-        return self.errors.get(name, []) if key == self.key else []
+        if key != self.key:
+            return []
+        self.shown.add(name)
+        return self.errors.get(name, [])
 
     def form_errors(self, key: str) -> list[str]:
-        return self.general if key == self.key else []
+        """Messages not shown next to a field: call after the form's fields are rendered."""
+        if key != self.key:
+            return []
+        rest = [m for name, msgs in self.errors.items() if name not in self.shown for m in msgs]
+        return self.general + rest
 
 
 @dataclass
@@ -170,10 +179,11 @@ def perform(token: str, form, build: Callable[[object, "TableView"], tuple[store
     key = request.form.get("form_key") or None
 
     def invalid(errors: dict[str, list[str]]):
-        fields = set(getattr(form, "_fields", {}))
-        general = [m for name, msgs in errors.items() if name not in fields for m in msgs]
-        b = Bound(key, request.form.copy(), errors, general)
-        return render(t, status=422, bound=b)
+        # The messages also go at the top: on a phone the field may be off screen, and a garbled
+        # request may name no form on the page at all.
+        banner = {"kind": "error", "text": _("That was not saved:"),
+                  "details": [m for msgs in errors.values() for m in msgs]}
+        return render(t, status=422, bound=Bound(key, request.form.copy(), errors), banner=banner)
 
     if not form.validate():
         return invalid({k: [str(m) for m in v] for k, v in form.errors.items()})

@@ -78,9 +78,12 @@
       if (f.type === "checkbox" || f.type === "radio") {
         if (f.checked !== f.defaultChecked) return true;
       } else if (f.tagName === "SELECT") {
+        // With no option marked selected in the HTML, the browser shows the first one.
+        var initial = 0;
         for (var j = 0; j < f.options.length; j++) {
-          if (f.options[j].selected !== f.options[j].defaultSelected) return true;
+          if (f.options[j].defaultSelected) { initial = j; break; }
         }
+        if (f.selectedIndex !== initial) return true;
       } else if (f.value !== f.defaultValue) {
         return true;
       }

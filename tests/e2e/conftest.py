@@ -3,6 +3,7 @@ at the two phone sizes, and checks every visited page must pass (axe, tap target
 scrolling, no console or CSP errors)."""
 from __future__ import annotations
 
+import logging
 import os
 import pathlib
 import threading
@@ -26,6 +27,9 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if here in pathlib.Path(item.fspath).parents:
             item.add_marker(pytest.mark.e2e)
+
+
+logging.getLogger("werkzeug").setLevel(logging.WARNING)
 
 
 class LiveServer:
