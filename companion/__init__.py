@@ -29,12 +29,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config["TRUST_PROXY"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
 
-    from .i18n import compile_catalogs, render_message, select_locale, translation_directories
+    from .i18n import compile_catalogs, install_fast_gettext, render_message, select_locale, translation_directories
 
     compile_catalogs()
 
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = ";".join(translation_directories())
     babel.init_app(app, locale_selector=select_locale)
+    install_fast_gettext(app)
     csrf.init_app(app)
     htmx.init_app(app)
     compress.init_app(app)

@@ -20,6 +20,9 @@ class Page:
     slug: str
     title: str  # message id
     template: str
+    # A page is cached per table version (see tables/live.py). A page that shows anything not in
+    # the table's document (e.g. server-wide presets) must say cache=False.
+    cache: bool = True
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from flask import abort, current_app, flash, get_flashed_messages, make_response, redirect, render_template, request, url_for
+import threading
+from collections import OrderedDict
+
+from flask import abort, current_app, flash, get_flashed_messages, make_response, redirect, render_template, request, session, url_for
+from flask_babel import get_locale
+from flask_wtf.csrf import generate_csrf
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
@@ -87,7 +92,11 @@ class TableView:
         return next((p for p in self.players if p["id"] == player_id), None)
 
     def url(self, endpoint: str, **values) -> str:
-        return url_for(endpoint, token=self.tok, **values)
+        key = (endpoint, *sorted(values.items()))
+        cache = self.__dict__.setdefault("_urls", {})
+        if key not in cache:
+            cache[key] = url_for(endpoint, token=self.tok, **values)
+        return cache[key]
 
     def page_url(self, slug: str | None = None) -> str:
         return url_for("tables.page", token=self.tok, slug=slug or self.page.slug)
@@ -130,20 +139,65 @@ def form_view(table: Table, readonly: bool, token: str, slug: str | None = None)
     return view_for(table, readonly, token, slug if slug in known else None)
 
 
+class PageCache:
+    """Rendered table pages by table version: a page is the same for everyone until the table changes.
+
+    The CSRF token is the only per-phone part of a page; it is rendered as a placeholder and put
+    in on the way out. Pages carrying a message for one phone (errors, conflicts, flashes) are
+    never cached.
+    """
+
+    CSRF = "__csrf-token-placeholder-7c1e__"
+
+    def __init__(self, size: int = 256):
+        self.size = size
+        self.items: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key):
+        with self.lock:
+            html = self.items.get(key)
+            if html is not None:
+                self.items.move_to_end(key)
+            return html
+
+    def put(self, key, html: str) -> None:
+        with self.lock:
+            self.items[key] = html
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+def page_cache() -> PageCache:
+    return current_app.extensions.setdefault("companion.page_cache", PageCache())
+
+
 def render(t: TableView, *, status: int = 200, bound: Bound | None = None, banner: dict | None = None,
            fragment: bool | None = None):
     """The table page, or only its live region when htmx asked for it."""
-    session = get_session()
-    actions = store.recent_actions(session, t.table.id)
-    latest = store.latest_undoable(session, t.table.id)
-    extra = t.game.context(t.page.slug, t.table, t.state) if t.game.context else {}
-    notices = [{"kind": "info", "text": m} for m in get_flashed_messages()] if banner is None else [banner]
-    ctx = dict(t=t, bound=bound or Bound(), notices=notices, actions=actions, latest=latest,
-               poll_seconds=current_app.config["POLL_SECONDS"], **extra)
     if fragment is None:
         fragment = wants_fragment(LIVE_ID)
-    template = "tables/_live.html" if fragment else "tables/table.html"
-    resp = make_response(render_template(template, **ctx), status)
+    cacheable = bound is None and banner is None and t.page.cache and "_flashes" not in session
+    key = (t.table.id, t.table.version, t.page.slug, t.tok, t.readonly, str(get_locale()),
+           request.cookies.get("theme", "auto"), fragment, request.host_url,
+           None if fragment else request.full_path)
+    cache = page_cache()
+    html = cache.get(key) if cacheable else None
+    if html is None:
+        db = get_session()
+        actions = store.recent_actions(db, t.table.id)
+        latest = next((a for a in actions if a.undoes is None and a.undone_by is None), None)
+        if latest is None and len(actions) == store.RECENT:
+            latest = store.latest_undoable(db, t.table.id)
+        extra = t.game.context(t.page.slug, t.table, t.state) if t.game.context else {}
+        notices = [{"kind": "info", "text": m} for m in get_flashed_messages()] if banner is None else [banner]
+        ctx = dict(t=t, bound=bound or Bound(), notices=notices, actions=actions, latest=latest,
+                   poll_seconds=current_app.config["POLL_SECONDS"], csrf_token=lambda: PageCache.CSRF, **extra)
+        html = render_template("tables/_live.html" if fragment else "tables/table.html", **ctx)
+        if cacheable:
+            cache.put(key, html)
+    resp = make_response(html.replace(PageCache.CSRF, generate_csrf()), status)
     resp.headers["X-Table-Version"] = str(t.table.version)
     return resp
 

@@ -121,7 +121,10 @@ def current_version(session: Session, table_id: int) -> int | None:
     return session.execute(select(Table.version).where(Table.id == table_id)).scalars().first()
 
 
-def recent_actions(session: Session, table_id: int, limit: int = 6) -> list[Action]:
+RECENT = 6
+
+
+def recent_actions(session: Session, table_id: int, limit: int = RECENT) -> list[Action]:
     stmt = select(Action).where(Action.table_id == table_id).order_by(Action.version.desc()).limit(limit)
     return list(session.execute(stmt).scalars())
 

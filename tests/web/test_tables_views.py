@@ -401,3 +401,36 @@ def test_oversized_requests_are_refused_politely(client):
 
 def test_wrong_method_is_405_not_500(client):
     assert client.post("/").status_code == 405
+
+
+def test_a_cached_page_still_carries_each_phones_own_csrf_token(csrf_app):
+    first, second = csrf_app.test_client(), csrf_app.test_client()
+    html = first.get("/new/sins").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+    resp = first.post("/new/sins", data={"csrf_token": token, "name": "T", "players-0": "Ana", "players-1": "Bo"})
+    tok = resp.headers["Location"].rsplit("/", 1)[1]
+    tokens = []
+    for phone in (first, second, second):  # the third render comes from the page cache
+        page = phone.get(f"/t/{tok}/table").get_data(as_text=True)
+        assert "placeholder" not in page
+        tokens.append(re.search(r'name="csrf_token" value="([^"]+)"', page).group(1))
+    for phone, token, name in ((first, tokens[0], "Zed"), (second, tokens[2], "Yan")):
+        v = re.search(r'data-version="(\d+)"', phone.get(f"/t/{tok}/table").get_data(as_text=True)).group(1)
+        resp = phone.post(f"/t/{tok}/players/rename", data={"csrf_token": token, "v": v, "player": 1, "name": name},
+                          headers=HX)
+        assert resp.status_code == 200, text_of(resp)
+    # A token from one phone's session does not work for another.
+    resp = first.post(f"/t/{tok}/players/rename", data={"csrf_token": tokens[2], "v": 2, "player": 2, "name": "Q"},
+                      headers=HX)
+    assert resp.status_code == 400
+
+
+def test_the_page_a_phone_sees_is_never_stale_after_a_change(tables, client):
+    tok = tables.create()
+    assert "Zed" not in text_of(client.get(f"/t/{tok}/table"))
+    tables.post(tok, "players/rename", {"player": 1, "name": "Zed"})
+    assert "Zed" in text_of(client.get(f"/t/{tok}/table"))
+    tables.undo(tok, htmx=False)
+    first = text_of(client.get(f"/t/{tok}/table"))
+    assert "Undone: Ana is now called Zed" in first  # the flash shows once
+    assert "Undone:" not in text_of(client.get(f"/t/{tok}/table"))
