@@ -203,3 +203,24 @@ def test_everything_works_without_javascript(browser, live_server, phone):
         expect(page.locator(".player-name").nth(1)).to_have_text("Bo")
     finally:
         ctx.close()
+
+
+def test_home_lists_the_table_and_can_forget_it_and_the_screen_can_stay_on(page):
+    create_table(page, "gibbon", ["Ana", "Bo", "Cy"], table_name="Late game")
+    wake = page.get_by_role("button", name="Keep screen on")
+    wake.click()
+    expect(page.locator("[data-wake-status]")).to_have_text(re.compile(
+        "The screen stays on while this page is open.|The browser refused to keep the screen on|"
+        "This browser cannot keep the screen on"))
+    visit(page, "/")
+    expect(page.get_by_role("link", name=re.compile("Late game"))).to_be_visible()
+    page.get_by_role("button", name=re.compile(r"Remove from list\W+Late game")).click()
+    expect(page.get_by_text("Tables you start or open on this phone are listed here.")).to_be_visible()
+    check_page(page)
+
+
+def test_an_unknown_table_link_gets_a_friendly_page(page):
+    resp = page.goto("/t/" + "x" * 24)
+    assert resp.status == 404
+    expect(page.get_by_role("heading", name="Nothing here")).to_be_visible()
+    check_page(page)
