@@ -35,12 +35,19 @@ def _sqlite_pragmas(dbapi_conn, _record):
     cur.close()
 
 
+def _ensure_sqlite_folder(url: str) -> bool:
+    """For a SQLite URL, create the file's folder; True when the URL is SQLite."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return False
+    if parsed.database and parsed.database != ":memory:":
+        pathlib.Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    return True
+
+
 def make_engine(url: str) -> Engine:
     url = normalize_url(url)
-    if make_url(url).get_backend_name() == "sqlite":
-        path = make_url(url).database
-        if path and path != ":memory:":
-            pathlib.Path(path).parent.mkdir(parents=True, exist_ok=True)
+    if _ensure_sqlite_folder(url):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 5})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
@@ -77,10 +84,7 @@ def migrate(url: str) -> None:
     from alembic import command
 
     url = normalize_url(url)
-    if make_url(url).get_backend_name() == "sqlite":
-        path = make_url(url).database
-        if path and path != ":memory:":
-            pathlib.Path(path).parent.mkdir(parents=True, exist_ok=True)
+    _ensure_sqlite_folder(url)
     command.upgrade(alembic_config(url), "head")
 
 

@@ -184,41 +184,32 @@ def move_player(token):
     return perform(token, MoveForm(), build)
 
 
-def _setup_only(doc):
-    if doc["status"] != store.SETTING_UP:
-        raise Invalid(players_mod.Problem("name", N_("Players can only be added or removed while setting up.")))
+def _join_or_leave(token, form, kind, summary, operation):
+    """Add or remove a player: only while setting up, within the game's player count."""
+    def build(form, t):
+        change = store.Change(kind, summary, {}, keys=("players",))
+
+        def mutate(doc):
+            if doc["status"] != store.SETTING_UP:
+                raise Invalid(players_mod.Problem("name", N_("Players can only be added or removed while setting up.")))
+            player = operation(doc["state"], form, t.game)
+            if t.game.players_changed:
+                t.game.players_changed(doc["state"])
+            change.args["player"] = player["name"]
+        return change, mutate
+    return perform(token, form, build)
 
 
 @bp.post("/t/<token>/players/add")
 def add_player(token):
-    def build(form, t):
-        change = store.Change("player.add", N_("%(player)s joined the table"), {}, keys=("players",))
-
-        def mutate(doc):
-            _setup_only(doc)
-            game = t.game
-            player = players_mod.add(doc["state"], form.name.data, game.max_players)
-            if game.players_changed:
-                game.players_changed(doc["state"])
-            change.args["player"] = player["name"]
-        return change, mutate
-    return perform(token, AddPlayerForm(), build)
+    return _join_or_leave(token, AddPlayerForm(), "player.add", N_("%(player)s joined the table"),
+                          lambda state, form, game: players_mod.add(state, form.name.data, game.max_players))
 
 
 @bp.post("/t/<token>/players/remove")
 def remove_player(token):
-    def build(form, t):
-        change = store.Change("player.remove", N_("%(player)s left the table"), {}, keys=("players",))
-
-        def mutate(doc):
-            _setup_only(doc)
-            game = t.game
-            player = players_mod.remove(doc["state"], form.player.data, game.min_players)
-            if game.players_changed:
-                game.players_changed(doc["state"])
-            change.args["player"] = player["name"]
-        return change, mutate
-    return perform(token, PlayerForm(), build)
+    return _join_or_leave(token, PlayerForm(), "player.remove", N_("%(player)s left the table"),
+                          lambda state, form, game: players_mod.remove(state, form.player.data, game.min_players))
 
 
 @bp.post("/t/<token>/rename")
