@@ -76,6 +76,7 @@ class Setup:
     technique_thrust: int = 0
     technique_lethal: bool = False
     refused: bool = False
+    intervened_for: str | None = None  # the character first challenged, when another intervened
 
 
 @dataclass(frozen=True)
@@ -207,8 +208,16 @@ def read_setup(data: dict) -> Setup:
                    "technique_thrust", problems, maximum=COMBAT_VALUE_MAX)
     lethal = _flag(data.get("technique_lethal"), "technique_lethal", problems)
     refused = _flag(data.get("refused"), "refused", problems)
+    target = data.get("intervened_for")
+    if target is not None and not isinstance(target, str):
+        problems.add("intervened_for", N_("Enter a name."))
+        target = None
+    target = " ".join(target.split()) if target else None
+    if target and len(target) > NAME_MAX:
+        problems.add("intervened_for", N_("Keep names to %(max)d characters."), max=NAME_MAX)
     problems.raise_if_any()
-    return Setup(challenger, defender, technique_thrust=thrust, technique_lethal=lethal, refused=refused)
+    return Setup(challenger, defender, technique_thrust=thrust, technique_lethal=lethal, refused=refused,
+                 intervened_for=target or None)
 
 
 def read_round(data: Any, path: str) -> Round:
@@ -366,7 +375,8 @@ def participant_data(p: Participant) -> dict:
 
 def setup_data(s: Setup) -> dict:
     return {CHALLENGER: participant_data(s.challenger), DEFENDER: participant_data(s.defender),
-            "technique_thrust": s.technique_thrust, "technique_lethal": s.technique_lethal, "refused": s.refused}
+            "technique_thrust": s.technique_thrust, "technique_lethal": s.technique_lethal, "refused": s.refused,
+            "intervened_for": s.intervened_for}
 
 
 def card_data(card: Card | None) -> dict | None:
@@ -419,10 +429,14 @@ class Line:
 def opening_story(duel: Duel) -> list[Line]:
     s = duel.setup
     c, d = s.challenger.name, s.defender.name
-    lines = [Line(N_("%(challenger)s challenges %(defender)s: %(stat)d threat from the duel stat"),
-                  {"challenger": c, "defender": d, "stat": s.challenger.duel_stat})]
+    if s.intervened_for:
+        lines = [Line(N_("%(challenger)s challenges %(target)s; %(defender)s intervenes and takes the challenge."),
+                      {"challenger": c, "target": s.intervened_for, "defender": d})]
+    else:
+        lines = [Line(N_("%(challenger)s challenges %(defender)s."), {"challenger": c, "defender": d})]
+    lines.append(Line(N_("Threat: %(stat)d from %(name)s's duel stat."), {"stat": s.challenger.duel_stat, "name": c}))
     if s.technique_thrust:
-        lines.append(Line(N_("plus %(n)d from the Technique's Thrust"), {"n": s.technique_thrust}))
+        lines.append(Line(N_("Plus %(n)d from the Technique's Thrust."), {"n": s.technique_thrust}))
     if s.technique_lethal:
         lines.append(Line(N_("The Technique is Lethal: %(name)s's wounds are not capped until %(name)s's first round."),
                           {"name": c}))

@@ -42,7 +42,7 @@ def locations_for(n_players: int) -> tuple[str, ...]:
 def city_line(n_players: int, flipped: bool = False, swapped: bool = False) -> list[str]:
     """The City line, first item nearest the City Deck (p. 3 "Game Setup").
 
-    The Forums sit in the middle with The Docks and The Grand Bazaar on either side; Ole's Inn goes
+    The Forums sit in the middle, flanked by The Docks and The Grand Bazaar; Ole's Inn goes
     outside one end, Governor's Gardens outside the other. The extracted rulebook lost the icons that
     say which end is which and which one is nearest the City Deck, so the table chooses: `swapped`
     exchanges The Docks and The Grand Bazaar, `flipped` turns the line end for end.
