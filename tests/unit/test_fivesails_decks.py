@@ -6,8 +6,8 @@ import pytest
 from companion.domain import Invalid
 from companion.games.fivesails import decks
 
-CHARACTERS = ["Makepeace Botwighte", "Maya de La Rioja", "Sanjay", "\"Madre\" Dolores", "\"Padre\" Aníbal"]
-SCHEMES = ["The Cat's Embargo", "Shifting Blame", "Marooned*", "Midnight Shipment*", "Parley Gone Wrong*"]
+CHARACTERS = ["Sanjay", "Maya de La Rioja", "\"Padre\" Aníbal", "Makepeace Botwighte", "\"Madre\" Dolores"]
+SCHEMES = ["Shifting Blame", "Marooned*", "The Cat's Embargo", "Parley Gone Wrong*", "Midnight Shipment*"]
 FACTION = [f"Card {i} x2" for i in range(19)] + ["Throwing Knife x1*", "The Cat's Glass (Unique)"]
 
 

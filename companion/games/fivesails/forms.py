@@ -4,7 +4,7 @@ bookkeeping fields (CSRF, version, page, form key) and the few choices of each a
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms import HiddenField, IntegerField, StringField, TextAreaField
 from wtforms.validators import AnyOf, InputRequired, Length, Optional
 
 from ...tables.forms import PlayerForm, TableForm
@@ -17,7 +17,7 @@ class TickForm(TableForm):
 
 
 class LineForm(TableForm):
-    what = SelectField(choices=[("flip", "flip"), ("swap", "swap")])
+    what = StringField(validators=[InputRequired(), AnyOf(["flip", "swap"])])
 
 
 class DeltaForm(PlayerForm):
@@ -25,7 +25,7 @@ class DeltaForm(PlayerForm):
 
 
 class ControlForm(TableForm):
-    location = SelectField(choices=[(k, k) for k in rules.LOCATION_NAMES])
+    location = StringField(validators=[InputRequired(), AnyOf(list(rules.LOCATION_NAMES))])
     owner = StringField(validators=[Optional(), Length(max=3)])
 
 

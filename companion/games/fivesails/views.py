@@ -4,6 +4,7 @@ forms, names what each action touches (`Change.keys`) and renders."""
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 
 from flask import Blueprint, g, render_template, request
 from flask_babel import gettext as _
@@ -65,6 +66,16 @@ def said(change: Change, msg: str, **args) -> None:
     change.args["what"] = {"msg": msg, "args": args}
 
 
+@contextmanager
+def form_wide():
+    """Problems of a form made only of hidden fields and a button belong to the whole form: raise them
+    under a name no form field has, so the page shows them at the top of that form."""
+    try:
+        yield
+    except Invalid as err:
+        raise Invalid([Problem("form", p.message, p.params) for p in err.problems]) from None
+
+
 def _renamed(err: Invalid, prefix_map: dict[str, str]) -> Invalid:
     """The pure readers name fields as the API does ("defender.resolve", "round.card.thrust"); give
     the problems the form's own field names so each message sits next to its field."""
@@ -89,13 +100,14 @@ def tick(token):
                         {}, keys=(f"game.setup.{step}",))
 
         def mutate(doc):
-            gs = _playing(doc)
-            steps = {s.key: s for s in rules.setup_steps(len(doc["state"]["players"]))}
-            if step not in steps:
-                raise Invalid(Problem("step", N_("That is not a setup step for this many players.")))
-            change.args["step"] = {"term": steps[step].label}
-            have = [k for k in gs["setup_done"] if k != step]
-            gs["setup_done"] = have + ([step] if done else [])
+            with form_wide():
+                gs = _playing(doc)
+                steps = {s.key: s for s in rules.setup_steps(len(doc["state"]["players"]))}
+                if step not in steps:
+                    raise Invalid(Problem("step", N_("That is not a setup step for this many players.")))
+                change.args["step"] = {"term": steps[step].label}
+                have = [k for k in gs["setup_done"] if k != step]
+                gs["setup_done"] = have + ([step] if done else [])
         return change, mutate
     return live().perform(token, TickForm(), build)
 
@@ -109,9 +121,10 @@ def line(token):
         change = Change("setup.line", msg, {}, keys=("game.line",))
 
         def mutate(doc):
-            gs = _playing(doc)
-            key = "flipped" if what == "flip" else "swapped"
-            gs["line"][key] = not gs["line"][key]
+            with form_wide():
+                gs = _playing(doc)
+                key = "flipped" if what == "flip" else "swapped"
+                gs["line"][key] = not gs["line"][key]
         return change, mutate
     return live().perform(token, LineForm(), build)
 
@@ -119,11 +132,12 @@ def line(token):
 @bp.post("/t/<token>/fivesails/start")
 def start(token):
     def mutate(doc):
-        if doc["status"] != SETTING_UP:
-            raise Invalid(Problem("status", N_("The game has already started.")))
-        gs = live().game_state(doc)
-        doc["status"] = PLAYING
-        gs["day"], gs["step"] = 1, 0
+        with form_wide():
+            if doc["status"] != SETTING_UP:
+                raise Invalid(Problem("status", N_("The game has already started.")))
+            gs = live().game_state(doc)
+            doc["status"] = PLAYING
+            gs["day"], gs["step"] = 1, 0
     change = Change("start", N_("Day 1 begins"), {}, keys=("status", "game.step"))
     return live().act_simple(token, DuelForm(), change, mutate, slug="day")
 
@@ -141,16 +155,17 @@ def next_step(token):
         change = Change("day.next", SAID, {}, keys=("game.step", "status"))
 
         def mutate(doc):
-            gs = _playing(doc)
-            if doc["status"] != PLAYING:
-                raise Invalid(Problem("at", N_("Finish setup and start Day 1 first.")))
-            _expect_step(gs, form.at.data)
-            verdict = rules.advance(gs, _seats(doc))
-            if verdict.decided:
-                _finish(doc, verdict)
-                said(change, N_("%(victory)s: %(winners)s"), **_victory_args(doc, verdict))
-                return
-            said(change, N_("Day %(day)d: %(step)s"), day=gs["day"], step={"term": rules.step_at(gs["step"]).label})
+            with form_wide():
+                gs = _playing(doc)
+                if doc["status"] != PLAYING:
+                    raise Invalid(Problem("at", N_("Finish setup and start Day 1 first.")))
+                _expect_step(gs, form.at.data)
+                verdict = rules.advance(gs, _seats(doc))
+                if verdict.decided:
+                    _finish(doc, verdict)
+                    said(change, N_("%(victory)s: %(winners)s"), **_victory_args(doc, verdict))
+                    return
+                said(change, N_("Day %(day)d: %(step)s"), day=gs["day"], step={"term": rules.step_at(gs["step"]).label})
         return change, mutate
     return live().perform(token, StepForm(), build, slug="day")
 
@@ -161,10 +176,11 @@ def back_step(token):
         change = Change("day.back", N_("Back to Day %(day)d: %(step)s"), {}, keys=("game.step",))
 
         def mutate(doc):
-            gs = _playing(doc)
-            _expect_step(gs, form.at.data)
-            rules.back(gs)
-            change.args.update(day=gs["day"], step={"term": rules.step_at(gs["step"]).label})
+            with form_wide():
+                gs = _playing(doc)
+                _expect_step(gs, form.at.data)
+                rules.back(gs)
+                change.args.update(day=gs["day"], step={"term": rules.step_at(gs["step"]).label})
         return change, mutate
     return live().perform(token, StepForm(), build, slug="day")
 
@@ -209,9 +225,10 @@ def _delta_action(token, kind, msg, apply):
         change = Change(kind, msg, {"delta": delta}, keys=())
 
         def mutate(doc):
-            gs = _playing(doc)
-            change.args["player"] = _name(doc, pid)
-            change.args["value"] = apply(gs, pid, delta)
+            with form_wide():
+                gs = _playing(doc)
+                change.args["player"] = _name(doc, pid)
+                change.args["value"] = apply(gs, pid, delta)
         return change, mutate
     return live().perform(token, DeltaForm(), build)
 
@@ -241,11 +258,12 @@ def control(token):
                         {"location": {"term": rules.LOCATION_NAMES[loc]}}, keys=(f"game.control.{loc}",))
 
         def mutate(doc):
-            gs = _playing(doc)
-            if owner is not None and owner not in gs["players"]:
-                raise Invalid(Problem("owner", N_("No such player at this table.")))
-            rules.set_control(gs, loc, owner)
-            change.args["owner"] = _name(doc, owner) if owner else {"term": N_("nobody controls it")}
+            with form_wide():
+                gs = _playing(doc)
+                if owner is not None and owner not in gs["players"]:
+                    raise Invalid(Problem("owner", N_("No such player at this table.")))
+                rules.set_control(gs, loc, owner)
+                change.args["owner"] = _name(doc, owner) if owner else {"term": N_("nobody controls it")}
         return change, mutate
     return live().perform(token, ControlForm(), build)
 
@@ -270,18 +288,19 @@ def leader(token):
                         keys=(f"game.players.{pid}.leader", "status"))
 
         def mutate(doc):
-            gs = _playing(doc)
-            name = _name(doc, pid)
-            if not destroyed:
-                said(change, N_("%(player)s's Leader back in play (%(back)d Renown back)"), player=name,
-                     back=rules.restore_leader(gs, pid))
-                return
-            lost, winner = _destroy(doc, pid)
-            if winner:
-                said(change, N_("%(player)s's Leader destroyed (%(lost)d Renown lost): Assassination Victory for "
-                                "%(winner)s"), player=name, lost=lost, winner=winner)
-            else:
-                said(change, N_("%(player)s's Leader destroyed (%(lost)d Renown lost)"), player=name, lost=lost)
+            with form_wide():
+                gs = _playing(doc)
+                name = _name(doc, pid)
+                if not destroyed:
+                    said(change, N_("%(player)s's Leader back in play (%(back)d Renown back)"), player=name,
+                         back=rules.restore_leader(gs, pid))
+                    return
+                lost, winner = _destroy(doc, pid)
+                if winner:
+                    said(change, N_("%(player)s's Leader destroyed (%(lost)d Renown lost): Assassination Victory for "
+                                    "%(winner)s"), player=name, lost=lost, winner=winner)
+                else:
+                    said(change, N_("%(player)s's Leader destroyed (%(lost)d Renown lost)"), player=name, lost=lost)
         return change, mutate
     return live().perform(token, LeaderForm(), build)
 
@@ -451,10 +470,11 @@ def duel_preview(token):
 @bp.post("/t/<token>/fivesails/duel/takeback")
 def duel_takeback(token):
     def mutate(doc):
-        gs = _playing(doc)
-        if not gs.get("duel") or not gs["duel"]["rounds"]:
-            raise Invalid(Problem("duel", N_("No round to take back.")))
-        gs["duel"]["rounds"].pop()
+        with form_wide():
+            gs = _playing(doc)
+            if not gs.get("duel") or not gs["duel"]["rounds"]:
+                raise Invalid(Problem("duel", N_("No round to take back.")))
+            gs["duel"]["rounds"].pop()
     change = Change("duel.takeback", N_("Duel: last round taken back"), {}, keys=("game.duel",))
     return live().act_simple(token, DuelForm(), change, mutate, slug="duel")
 
@@ -467,27 +487,28 @@ def duel_close(token):
         change = Change("duel.close", SAID, {}, keys=("game.duel", "status"))
 
         def mutate(doc):
-            gs = _playing(doc)
-            current = table_duel(gs)
-            if current is None:
-                raise Invalid(Problem("duel", N_("There is no duel going on.")))
-            sides = gs["duel"]["sides"]
-            gs["duel"] = None
-            if not current.ended:
-                said(change, N_("Duel abandoned"))
-                return
-            parts = []
-            for side in d.SIDES:
-                who = current.participant(side)
-                parts.append(f"{who.name} {current.wounds[side]}/{who.resolve}")
-                link = sides.get(side) or {}
-                if link.get("leader") and link.get("player"):
-                    ps = rules.player_state(gs, link["player"])
-                    if not ps["leader_destroyed"]:
-                        ps["leader_wounds"] = min(rules.WOUNDS_MAX, current.wounds[side])
-                        if current.destroyed(side):
-                            _destroy(doc, link["player"])
-            said(change, N_("Duel over: %(outcome)s"), outcome=", ".join(parts))
+            with form_wide():
+                gs = _playing(doc)
+                current = table_duel(gs)
+                if current is None:
+                    raise Invalid(Problem("duel", N_("There is no duel going on.")))
+                sides = gs["duel"]["sides"]
+                gs["duel"] = None
+                if not current.ended:
+                    said(change, N_("Duel abandoned"))
+                    return
+                parts = []
+                for side in d.SIDES:
+                    who = current.participant(side)
+                    parts.append(f"{who.name} {current.wounds[side]}/{who.resolve}")
+                    link = sides.get(side) or {}
+                    if link.get("leader") and link.get("player"):
+                        ps = rules.player_state(gs, link["player"])
+                        if not ps["leader_destroyed"]:
+                            ps["leader_wounds"] = min(rules.WOUNDS_MAX, current.wounds[side])
+                            if current.destroyed(side):
+                                _destroy(doc, link["player"])
+                said(change, N_("Duel over: %(outcome)s"), outcome=", ".join(parts))
         return change, mutate
     return live().perform(token, DuelForm(), build, slug="duel")
 
@@ -576,7 +597,7 @@ def calculator():
     action = request.form.get("action", "")
     if action == "play" and request.form.get("play") == "preview":
         action = "preview"
-    key = request.form.get("form_key") or "calc"
+    key = request.form.get("form_key") or ("calc-setup" if action == "start" else "calc-round")
     if not form.validate():
         return _calc_render(None, [], bound=live().Bound(key, request.form.copy(), {}, [_("This page was out of date. "
                                                                                 "Reload it and try again.")]),
