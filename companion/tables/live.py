@@ -6,21 +6,20 @@ Other phones poll the page with `?since=<version>` and get 204 until something c
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Callable
 
-import threading
-from collections import OrderedDict
-
-from flask import abort, current_app, flash, get_flashed_messages, make_response, redirect, render_template, request, session, url_for
+from flask import (abort, current_app, flash, get_flashed_messages, make_response, redirect, render_template,
+                   request, session, url_for)
 from flask_babel import get_locale
-from flask_wtf.csrf import generate_csrf
 from flask_babel import gettext as _
+from flask_wtf.csrf import generate_csrf
 from werkzeug.datastructures import MultiDict
 
 from ..db import get_session
 from ..domain import N_, Invalid
-from ..games import GAMES
 from ..games.base import Game, Page
 from ..models import Table
 from ..web import wants_fragment
@@ -106,6 +105,14 @@ class TableView:
         return self.game.pages + (SETTINGS,)
 
 
+def game_of(table: Table) -> Game:
+    # Imported here, not at the top: the games' views import this module, and the registry
+    # imports the games, so a top-level import would be circular.
+    from ..games import GAMES
+
+    return GAMES[table.game]
+
+
 def open_table(token: str, *, edit: bool) -> tuple[Table, bool]:
     found = store.by_token(get_session(), token)
     if found is None:
@@ -128,14 +135,14 @@ def resolve_page(game: Game, table: Table, slug: str | None) -> Page:
 
 
 def view_for(table: Table, readonly: bool, tok: str, slug: str | None) -> TableView:
-    game = GAMES[table.game]
+    game = game_of(table)
     return TableView(table=table, game=game, page=resolve_page(game, table, slug), readonly=readonly, tok=tok)
 
 
 def form_view(table: Table, readonly: bool, token: str, slug: str | None = None) -> TableView:
     """The view an action re-renders: the page named in the form, if the game has it."""
     slug = slug or request.form.get("page") or None
-    known = {p.slug for p in GAMES[table.game].pages} | {SETTINGS.slug}
+    known = {p.slug for p in game_of(table).pages} | {SETTINGS.slug}
     return view_for(table, readonly, token, slug if slug in known else None)
 
 
