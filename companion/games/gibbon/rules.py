@@ -152,7 +152,7 @@ def wrath(t: Tally, most_doubts: int) -> int:
 
 
 def gluttony(t: Tally, fattest: int) -> int:
-    """Gluttony (a great sin): 50 for the fattest pile (most face-down cards in one pile); sharers get 50 each.
+    """Gluttony (a great sin): 50 for owning the pile with the most face-down cards; sharers get 50 each.
 
     When no pile has any face-down card, nobody has Gluttony ("Special cases").
     """
