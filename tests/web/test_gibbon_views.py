@@ -292,7 +292,7 @@ def test_the_counting_page_shows_standings_chart_and_every_round(tables, started
     html = client.get(f"/t/{started}/counting").get_data(as_text=True)
     text = text_of(client.get(f"/t/{started}/counting"))
     assert "Running totals after round 2" in text
-    assert re.search(r"1 Di 50 \+20 950 to go 2 Bo 90 \+0 910 to go", text)
+    assert re.search(r"1 Di 50 last round: \+20 950 to go 2 Bo 90 last round: \+0 910 to go", text)
     assert '<svg class="gb-race"' in html and 'role="img"' in html and "<desc" in html
     assert html.count('<polyline class="gb-line series-') == 4
     assert "style=" not in re.sub(r"<style\b.*?</style>", "", html.split('id="live"', 1)[1])

@@ -21,14 +21,13 @@ class TickForm(TableForm):
 class StartForm(TableForm):
     """The first round's dealer and bookkeeper: a player id, or empty (random dealer; the dealer keeps the books)."""
 
-    dealer = StringField(_l("Deals the first round"), validators=[Optional(), Length(max=6)])
-    bookkeeper = StringField(_l("Keeps the books in the first round"), validators=[Optional(), Length(max=6)])
+    dealer = StringField(validators=[Optional(), Length(max=6)])
+    bookkeeper = StringField(validators=[Optional(), Length(max=6)])
 
 
 class SwapForm(TableForm):
-    chooser = StringField(_l("Who chooses"), validators=[InputRequired(_l("Choose who swaps.")), Length(max=6)])
-    partner = StringField(_l("Swaps places with"), validators=[InputRequired(_l("Choose whom to swap with.")),
-                                                                Length(max=6)])
+    chooser = StringField(validators=[InputRequired(_l("Choose who swaps.")), Length(max=6)])
+    partner = StringField(validators=[InputRequired(_l("Choose whom to swap with.")), Length(max=6)])
 
 
 class RoundNumberForm(TableForm):
