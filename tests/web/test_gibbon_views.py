@@ -387,6 +387,25 @@ def test_players_cannot_join_once_a_round_is_counted(tables, started):
 
 # -- the view-only link ----------------------------------------------------------------------------
 
+@pytest.mark.parametrize("stage", ["new", "started", "swap-pending", "next-round", "finished"])
+def test_the_view_only_round_page_follows_the_game(tables, token, client, stage):
+    if stage != "new":
+        tables.post(token, "gibbon/start", {"dealer": "1", "bookkeeper": "2"})
+    if stage in ("swap-pending", "next-round", "finished"):
+        record(tables, token, {1: HEAVY if stage == "finished" else {"low": 1}, 2: {}, 3: {}, 4: {}})
+    if stage == "next-round":
+        tables.post(token, "gibbon/swap", {"chooser": "1", "partner": "0"})
+    if stage == "finished":
+        record(tables, token, {1: {"low": 10}, 2: {}, 3: {}, 4: {}})
+    view = tables.table(token).view_token
+    resp = client.get(f"/t/{view}/round")
+    assert resp.status_code == 200
+    text = text_of(resp)
+    expected = {"new": "The game has not started yet.", "started": "The counts appear here",
+                "swap-pending": "The players are choosing the seat swap.", "next-round": "The counts appear here",
+                "finished": "Game over"}[stage]
+    assert expected in text and "Count round" not in text
+
 def test_the_view_only_link_shows_the_table_without_forms_and_refuses_changes(tables, started, client):
     record(tables, started, EXAMPLE, braveheart=2, hat=3)
     view = tables.table(started).view_token
@@ -396,3 +415,39 @@ def test_the_view_only_link_shows_the_table_without_forms_and_refuses_changes(ta
     assert "220" in text_of(client.get(f"/t/{view}/counting"))
     resp = client.post(f"/t/{view}/gibbon/swap", data={"v": 3, "chooser": "2", "partner": "1"}, headers=HX)
     assert resp.status_code == 403
+
+
+# -- odd input and plain forms ---------------------------------------------------------------------
+
+def test_player_names_are_escaped_everywhere(tables, client):
+    tok = tables.create("gibbon", names=("<i>Al</i>", "Bo&Co", "Cy", "Di"))
+    tables.post(tok, "gibbon/start", {"dealer": "1", "bookkeeper": "1"})
+    record(tables, tok, {1: HEAVY, 2: {}, 3: {}, 4: {}}, hat=1)
+    tables.post(tok, "gibbon/swap", {"chooser": "1", "partner": "2"})
+    record(tables, tok, {1: {"low": 10}, 2: {}, 3: {}, 4: {}})
+    for slug in ("setup", "round", "counting"):
+        html = client.get(f"/t/{tok}/{slug}").get_data(as_text=True)
+        assert "<i>Al</i>" not in html and "&lt;i&gt;Al&lt;/i&gt;" in html
+        assert "Bo&Co" not in html and "Bo&amp;Co" in html
+
+
+@pytest.mark.parametrize("field, message", [
+    pytest.param("p1_low", "Enter a whole number.", id="a-very-long-count"),
+    pytest.param("hat", "Choose a player from the list.", id="a-very-long-hat"),
+])
+def test_overlong_fields_get_a_message_not_a_crash(tables, started, field, message):
+    data = counts(EXAMPLE, braveheart=2, hat=3)
+    data[field] = "9" * 5000
+    resp = tables.post(started, "gibbon/round", data, page="round", form_key="round-new")
+    assert resp.status_code == 422 and message in text_of(resp)
+
+
+@pytest.mark.parametrize("path, data, page", [
+    pytest.param("gibbon/tick", {"step": "deck", "done": "1"}, "setup", id="tick"),
+    pytest.param("gibbon/swap", {"chooser": "1", "partner": "3"}, "round", id="swap"),
+    pytest.param("gibbon/round/remove", {"round": "1"}, "counting", id="remove"),
+])
+def test_every_action_works_without_javascript(tables, started, path, data, page):
+    record(tables, started, EXAMPLE, hat=3)
+    resp = tables.post(started, path, data, htmx=False, page=page, form_key="k")
+    assert resp.status_code == 303 and resp.headers["Location"].endswith(f"/{page}#k")

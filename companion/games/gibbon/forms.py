@@ -21,13 +21,15 @@ class TickForm(TableForm):
 class StartForm(TableForm):
     """The first round's dealer and bookkeeper: a player id, or empty (random dealer; the dealer keeps the books)."""
 
-    dealer = StringField(validators=[Optional(), Length(max=6)])
-    bookkeeper = StringField(validators=[Optional(), Length(max=6)])
+    dealer = StringField(validators=[Optional(), Length(max=6, message=_l("Choose a player from the list."))])
+    bookkeeper = StringField(validators=[Optional(), Length(max=6, message=_l("Choose a player from the list."))])
 
 
 class SwapForm(TableForm):
-    chooser = StringField(validators=[InputRequired(_l("Choose who swaps.")), Length(max=6)])
-    partner = StringField(validators=[InputRequired(_l("Choose whom to swap with.")), Length(max=6)])
+    chooser = StringField(validators=[InputRequired(_l("Choose who swaps.")),
+                                      Length(max=6, message=_l("Choose a player from the list."))])
+    partner = StringField(validators=[InputRequired(_l("Choose whom to swap with.")),
+                                      Length(max=6, message=_l("Choose a player from the list."))])
 
 
 class RoundNumberForm(TableForm):
@@ -40,8 +42,10 @@ def field_name(pid: int, count: str) -> str:
 
 def round_form(player_ids: list[int]) -> RoundNumberForm:
     """The round form for these players: counts p<id>_<count>, and `hat` / `braveheart` ("" or an id)."""
-    attrs = {field_name(pid, c): StringField(validators=[Optional(), Length(max=6)])
+    number = Length(max=6, message=_l("Enter a whole number."))
+    player = Length(max=6, message=_l("Choose a player from the list."))
+    attrs = {field_name(pid, c): StringField(validators=[Optional(), number])
              for pid in player_ids for c in rules.COUNTS}
-    attrs["hat"] = StringField(validators=[Optional(), Length(max=6)])
-    attrs["braveheart"] = StringField(validators=[Optional(), Length(max=6)])
+    attrs["hat"] = StringField(validators=[Optional(), player])
+    attrs["braveheart"] = StringField(validators=[Optional(), player])
     return type("RoundForm", (RoundNumberForm,), attrs)()
