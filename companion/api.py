@@ -26,7 +26,10 @@ def json_endpoint(view):
     def wrapper(*args, **kwargs):
         if not request.is_json:
             return errors({"body": ["Send a JSON object with Content-Type: application/json."]}, 415)
-        payload = request.get_json(silent=True)
+        try:
+            payload = request.get_json(silent=True)
+        except RecursionError:  # "[[[[...]]]]" nested past Python's limit: bad input, not a server error
+            payload = None
         if not isinstance(payload, dict):
             return errors({"body": ["The body must be a JSON object."]}, 400)
         try:

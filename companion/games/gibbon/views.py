@@ -1,4 +1,282 @@
-"""Sinful Gibbon: the table's pages and actions."""
-from flask import Blueprint
+"""Sinful Gibbon: the table's pages (setup, the round, the counting table), their actions, and the
+JSON API `POST /api/v1/gibbon/round`.
+
+Every action stores inputs only (the round counts, the seat swap, the first dealer); the sins,
+running totals, the end of the game and its result are derived from them with `rules` and `play`,
+so a corrected round recomputes everything after it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from flask import Blueprint, request
+
+from ...api import api, json_endpoint
+from ...domain import N_, Invalid, Problem, Problems
+from ...tables.store import PLAYING, Change
+from . import chart, play, rules
+from .forms import RoundNumberForm, StartForm, SwapForm, TickForm, field_name, round_form
 
 bp = Blueprint("gibbon", __name__)
+
+
+def perform(token, form, build):
+    """`tables.live.perform`, imported when first used: tables.live imports the games registry."""
+    from ...tables.live import perform as live_perform
+
+    return live_perform(token, form, build)
+
+
+def _pid(raw: str | None, field_: str, order: list[int], *, blank_ok: bool) -> int | None:
+    """A player id from a form value ("" allowed when `blank_ok`)."""
+    raw = (raw or "").strip()
+    if not raw and blank_ok:
+        return None
+    if raw.isdigit() and int(raw) in order:
+        return int(raw)
+    raise Invalid(Problem(field_, N_("Choose a player from the list.")))
+
+
+# -- setup -----------------------------------------------------------------------------------------
+
+@bp.post("/t/<token>/gibbon/tick")
+def tick(token):
+    def build(form, t):
+        step, done = form.step.data, bool(form.done.data)
+        msg = N_("Setup: %(step)s") if done else N_("Setup, not done yet: %(step)s")
+        change = Change("gibbon.tick", msg, {"step": {"term": play.CHECKLIST_NAMES[step]}},
+                        keys=(f"game.checklist.{step}",))
+        return change, lambda doc: play.tick(doc["state"], step, done)
+    return perform(token, TickForm(), build)
+
+
+@bp.post("/t/<token>/gibbon/start")
+def start(token):
+    def build(form, t):
+        change = Change("gibbon.start", N_("%(dealer)s deals the first round, %(bookkeeper)s keeps the books"), {},
+                        keys=("game.dealer", "game.bookkeeper"))
+
+        def mutate(doc):
+            state = doc["state"]
+            order = play.seats(state)
+            dealer = _pid(form.dealer.data, "dealer", order, blank_ok=True)
+            bookkeeper = _pid(form.bookkeeper.data, "bookkeeper", order, blank_ok=True)
+            play.start(state, dealer, bookkeeper)
+            if doc["status"] == "setup":
+                doc["status"] = PLAYING
+            who = play.names(state)
+            gs = play.game(state)
+            change.args.update(dealer=who[gs["dealer"]], bookkeeper=who[gs["bookkeeper"]])
+        return change, mutate
+    return perform(token, StartForm(), build)
+
+
+# -- rounds ----------------------------------------------------------------------------------------
+
+def _tallies_from_form(state: dict) -> dict[int, rules.Tally]:
+    """The round's counts as typed, checked against the rules and the deck (raises Invalid)."""
+    order = play.seats(state)
+    who = play.names(state)
+    flags = {}
+    for name in rules.FLAGS:
+        flags[name] = _pid(request.form.get(name), name, order, blank_ok=True)
+    rows = [{**{c: request.form.get(field_name(pid, c), "") for c in rules.COUNTS},
+             "hat": flags["hat"] == pid, "braveheart": flags["braveheart"] == pid} for pid in order]
+    tallies = rules.read_tallies(rows, lambda i, c: field_name(order[i], c), "counts",
+                                 names=[who[pid] for pid in order], strict=False)
+    return dict(zip(order, tallies))
+
+
+def _players_of(token: str) -> list[int]:
+    from ...tables.live import open_table
+
+    table, _readonly = open_table(token, edit=True)
+    return [p["id"] for p in table.state["players"]]
+
+
+@bp.post("/t/<token>/gibbon/round")
+def record(token):
+    def build(form, t):
+        number = form.round.data
+        change = Change("gibbon.round", N_("Round %(n)d counted"), {"n": number}, keys=(f"game.rounds.{number}",))
+
+        def mutate(doc):
+            play.record_round(doc, number, _tallies_from_form(doc["state"]))
+        return change, mutate
+    return perform(token, round_form(_players_of(token)), build)
+
+
+@bp.post("/t/<token>/gibbon/round/edit")
+def edit(token):
+    def build(form, t):
+        number = form.round.data
+        change = Change("gibbon.edit", N_("Round %(n)d corrected"), {"n": number},
+                        keys=(f"game.rounds.{number}.tallies",))
+
+        def mutate(doc):
+            play.edit_round(doc, number, _tallies_from_form(doc["state"]))
+        return change, mutate
+    return _keep_round(perform(token, round_form(_players_of(token)), build))
+
+
+@bp.post("/t/<token>/gibbon/round/remove")
+def remove(token):
+    def build(form, t):
+        number = form.round.data
+        change = Change("gibbon.remove", N_("Round %(n)d removed"), {"n": number},
+                        keys=(f"game.rounds.{number}", "players.order"))
+        return change, lambda doc: play.remove_last_round(doc, number)
+    return perform(token, RoundNumberForm(), build)
+
+
+def _keep_round(resp):
+    """Without JavaScript, come back to the round that was being edited, not the latest one."""
+    number = request.form.get("round", "")
+    if resp.status_code == 303 and number.isdigit():
+        base, _sep, anchor = resp.headers["Location"].partition("#")
+        resp.headers["Location"] = f"{base}?round={int(number)}" + (f"#{anchor}" if anchor else "")
+    return resp
+
+
+@bp.post("/t/<token>/gibbon/swap")
+def swap(token):
+    def build(form, t):
+        keep = form.partner.data == "0"
+        msg = N_("%(chooser)s kept the seats as they were") if keep else N_("%(chooser)s and %(partner)s swapped seats")
+        after = len(t.gs.get("rounds", []))
+        change = Change("gibbon.swap", msg, {}, keys=("players.order", f"game.rounds.{after}.swap"))
+
+        def mutate(doc):
+            state = doc["state"]
+            order = play.seats(state)
+            chooser = _pid(form.chooser.data, "chooser", order, blank_ok=False)
+            partner = None if keep else _pid(form.partner.data, "partner", order, blank_ok=False)
+            play.swap(state, chooser, partner)
+            who = play.names(state)
+            change.args["chooser"] = who[chooser]
+            if partner is not None:
+                change.args["partner"] = who[partner]
+        return change, mutate
+    return perform(token, SwapForm(), build)
+
+
+# -- what the pages show ---------------------------------------------------------------------------
+
+@dataclass
+class RoundView:
+    """One counted round as the rulebook's counting table: a row per sin, a column per player."""
+
+    number: int
+    columns: list[dict]  # {"id", "name"} in the seat order of that round
+    rows: list[dict]  # {"sin", "name", "cells": [int | None ("immune")]}
+    round_totals: list[int]
+    totals: list[int]
+    tallies: dict[int, rules.Tally]
+    dealer: str
+    bookkeeper: str
+    starter: str
+    braveheart: str | None
+    hat: str | None
+    swap: dict | None
+    last: bool
+
+
+@dataclass
+class GibbonView:
+    started: bool
+    players: list[dict]
+    names: dict[int, str]
+    jobs: dict | None
+    hand_size: int
+    rounds: list[RoundView]
+    next_number: int
+    swap_pending: bool
+    chooser: int | None
+    over: bool
+    result: dict | None
+    standings: list
+    chart: chart.Chart | None
+    series: dict[int, int]
+    selected: RoundView | None
+    checklist: list[str]
+    first_dealer: int | None
+    first_bookkeeper: int | None
+    counts: tuple = rules.COUNTS
+    count_max: dict = field(default_factory=lambda: dict(rules.COUNT_MAX))
+
+
+def _round_view(number: int, rnd: dict, score: rules.RoundScore, who: dict[int, str], last: bool) -> RoundView:
+    order = [pid for pid in rnd["seats"] if pid in score.sins]
+    rows = []
+    for sin in rules.SINS:
+        cells = []
+        for pid in order:
+            s = score.sins[pid]
+            cells.append(None if (sin in rules.HEART_SINS and s.immune) else getattr(s, sin))
+        rows.append({"sin": sin, "name": rules.SIN_NAMES[sin], "cells": cells})
+    tallies = play.tallies_of(rnd)
+    bh = play.braveheart_of(rnd)
+    hat = next((pid for pid, t in tallies.items() if t.hat), None)
+    return RoundView(
+        number=number, columns=[{"id": pid, "name": who.get(pid, "?")} for pid in order], rows=rows,
+        round_totals=[score.sins[pid].total for pid in order], totals=[score.totals[pid] for pid in order],
+        tallies=tallies, dealer=who.get(rnd["dealer"], "?"), bookkeeper=who.get(rnd["bookkeeper"], "?"),
+        starter=who.get(rnd.get("starter"), "?"), braveheart=who.get(bh) if bh else None,
+        hat=who.get(hat) if hat else None, swap=rnd.get("swap"), last=last)
+
+
+def build_view(state: dict, selected: int | None = None) -> GibbonView:
+    gs = play.game(state)
+    who = play.names(state)
+    order = play.seats(state)
+    found = play.scores(state)
+    rounds = [_round_view(i + 1, r, s, who, i + 1 == len(found)) for i, (r, s) in enumerate(zip(gs["rounds"], found))]
+    jobs = play.upcoming_jobs(state)
+    over = bool(found) and rules.is_over(found[-1].totals)
+    res = None
+    if over:
+        r = rules.result(found[-1].totals)
+        res = {"winners": [{"name": who[p], "points": found[-1].totals[p]} for p in r.winners],
+               "losers": [{"name": who[p], "points": found[-1].totals[p]} for p in r.losers]}
+    colour_order = sorted(order)
+    if selected is None or not 1 <= selected <= len(rounds):
+        selected = len(rounds)
+    return GibbonView(
+        started=play.started(state), players=state["players"], names=who,
+        jobs=None if jobs is None else {
+            "dealer": who[jobs.dealer], "bookkeeper": who[jobs.bookkeeper], "starter": who[jobs.starter],
+            "braveheart_starts": jobs.braveheart_starts},
+        hand_size=rules.hand_size(len(order)), rounds=rounds, next_number=len(rounds) + 1,
+        swap_pending=play.swap_pending(state), chooser=play.swap_chooser(state), over=over, result=res,
+        standings=play.standings(state),
+        chart=chart.running_chart(order, colour_order, [s.totals for s in found]),
+        series={pid: colour_order.index(pid) % 7 + 1 for pid in order},
+        selected=rounds[selected - 1] if rounds else None, checklist=list(gs["checklist"]),
+        first_dealer=gs["dealer"], first_bookkeeper=gs["bookkeeper"],
+    )
+
+
+def context(slug: str, table, state: dict) -> dict:
+    raw = request.values.get("round", "")
+    selected = int(raw) if raw.isdigit() and len(raw) < 5 else None
+    return {"gib": build_view(state, selected), "rules": rules, "play": play, "field_name": field_name}
+
+
+def default_page(status: str, state: dict) -> str:
+    return {"setup": "setup", "playing": "round", "finished": "counting"}.get(status, "round")
+
+
+# -- JSON API --------------------------------------------------------------------------------------
+
+@api.post("/gibbon/round")
+@json_endpoint
+def api_round(payload: dict):
+    """One round's sins per player, in input order: the bookkeeper's counting table as JSON."""
+    problems = Problems()
+    for key in sorted(k for k in payload if k != "players")[:5]:
+        problems.add(str(key)[:40], N_("Unknown field."))
+    problems.raise_if_any()
+    names, rows = rules.read_players(payload.get("players"))
+    tallies = rules.read_tallies(rows, lambda i, c: f"players.{i}.{c}", "players", names=names, strict=True)
+    return {"players": [{"name": n, **s.as_dict()} for n, s in zip(names, rules.count_sins(tallies))]}
+
