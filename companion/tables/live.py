@@ -100,6 +100,11 @@ class TableView:
     def page_url(self, slug: str | None = None) -> str:
         return url_for("tables.page", token=self.tok, slug=slug or self.page.slug)
 
+    def poll_url(self) -> str:
+        """This page as shown now (with its query, e.g. which round) asking "changed since?"."""
+        args = {k: v for k, v in request.args.items() if k != "since"} if request.method == "GET" else {}
+        return url_for("tables.page", token=self.tok, slug=self.page.slug, **args, since=self.table.version)
+
     @property
     def pages(self) -> tuple[Page, ...]:
         return self.game.pages + (SETTINGS,)
@@ -188,6 +193,8 @@ def render(t: TableView, *, status: int = 200, bound: Bound | None = None, banne
     cacheable = bound is None and banner is None and t.page.cache and "_flashes" not in session
     key = (t.table.id, t.table.version, t.page.slug, t.tok, t.readonly, str(get_locale()),
            request.cookies.get("theme", "auto"), fragment, request.host_url,
+           # A page may read its query (e.g. which round to show); `since` only asks "changed?".
+           tuple(sorted((k, v) for k, v in request.args.items(multi=True) if k != "since")),
            None if fragment else request.full_path)
     cache = page_cache()
     html = cache.get(key) if cacheable else None
