@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
-from ...domain import N_, Invalid, Problems
+from ...domain import N_, Problems
 from ...tables.players import NAME_MAX
 from . import rules
 
@@ -234,5 +234,5 @@ def score_response(request: ScoreRequest) -> dict:
     }
 
 
-__all__ = ["Invalid", "read_score_request", "score_response", "read_count", "read_sin_counts",
+__all__ = ["read_score_request", "score_response", "read_count", "read_sin_counts",
            "check_card_totals", "check_sin_types", "check_stone_supply", "check_placement"]

@@ -61,95 +61,79 @@ def _name(state: dict, pid: int) -> str:
     return "?"
 
 
-def _scoring(change: Change, work):
-    """A scoring change: once the table is finished, its recorded result follows the correction."""
-    def mutate(doc):
-        work(_state(doc), doc)
-        table.refresh_result(doc)
-    return change, mutate
+def act(token: str, form, kind: str, summary, keys, work, *, scoring: bool = False, slug: str | None = None):
+    """Apply one action through live.perform.
+
+    `summary` and `keys` are values, or functions of the validated form; `work(state, form, args)`
+    changes the table state (table.py checks everything) and fills the log line's `args`. A
+    scoring change on a finished table also brings its recorded result up to date.
+    """
+    def build(form, _t):
+        change = Change(kind, summary(form) if callable(summary) else summary, {},
+                        keys=keys(form) if callable(keys) else keys)
+
+        def mutate(doc):
+            work(_state(doc), form, change.args)
+            if scoring:
+                table.refresh_result(doc)
+        return change, mutate
+    return perform(token, form, build, slug=slug)
 
 
 # -- setup -----------------------------------------------------------------------------------------
 
 @bp.post("/t/<token>/sins/sins")
 def choose_sins(token):
-    def build(form, t):
-        change = Change("sins.choose", N_("Sin types in play: %(sins)s"), {}, keys=("game.sins",))
-
-        def mutate(doc):
-            change.args["sins"] = sin_list(table.choose_sins(_state(doc), form.sin.data or []))
-        return change, mutate
-    return perform(token, SinChoiceForm(), build)
+    def work(state, form, args):
+        args["sins"] = sin_list(table.choose_sins(state, form.sin.data or []))
+    return act(token, SinChoiceForm(), "sins.choose", N_("Sin types in play: %(sins)s"), ("game.sins",), work)
 
 
 @bp.post("/t/<token>/sins/sins/draw")
 def draw_sins(token):
-    def build(form, t):
-        change = Change("sins.draw", N_("Sin types drawn at random: %(sins)s"), {}, keys=("game.sins",))
-
-        def mutate(doc):
-            change.args["sins"] = sin_list(table.draw_sins(_state(doc)))
-        return change, mutate
-    return perform(token, TableForm(), build)
+    def work(state, form, args):
+        args["sins"] = sin_list(table.draw_sins(state))
+    return act(token, TableForm(), "sins.draw", N_("Sin types drawn at random: %(sins)s"), ("game.sins",), work)
 
 
 @bp.post("/t/<token>/sins/tick")
 def tick(token):
-    def build(form, t):
-        step, done = form.step.data, bool(form.done.data)
-        msg = N_("Setup ticked: %(step)s") if done else N_("Setup unticked: %(step)s")
-        change = Change("sins.tick", msg, {"step": {"term": STEP_NAMES.get(step, step)}}, keys=(f"game.done.{step}",))
-
-        def mutate(doc):
-            table.tick(_state(doc), step, done)
-        return change, mutate
-    return perform(token, StepForm(), build)
+    def work(state, form, args):
+        table.tick(state, form.step.data, bool(form.done.data))
+        args["step"] = {"term": STEP_NAMES[form.step.data]}
+    return act(token, StepForm(), "sins.tick",
+               lambda f: N_("Setup ticked: %(step)s") if f.done.data else N_("Setup unticked: %(step)s"),
+               lambda f: (f"game.done.{f.step.data}",), work)
 
 
 @bp.post("/t/<token>/sins/penitenziagite")
 def penitenziagite(token):
-    def build(form, t):
-        on = bool(form.on.data)
-        change = Change("sins.penitenziagite", N_("Penitenziagite on") if on else N_("Penitenziagite off"), {},
-                        keys=("game.penitenziagite",))
-
-        def mutate(doc):
-            table.set_penitenziagite(_state(doc), on)
-        return change, mutate
-    return perform(token, ToggleForm(), build)
+    def work(state, form, args):
+        table.set_penitenziagite(state, bool(form.on.data))
+    return act(token, ToggleForm(), "sins.penitenziagite",
+               lambda f: N_("Penitenziagite on") if f.on.data else N_("Penitenziagite off"), ("game.penitenziagite",), work)
 
 
 @bp.post("/t/<token>/sins/first")
 def first_player(token):
-    def build(form, t):
-        pid = form.player.data
-        change = Change("sins.first", N_("%(player)s plays first"), {}, keys=("game.first", "game.turn"))
-
-        def mutate(doc):
-            state = _state(doc)
-            table.set_first(state, pid)
-            change.args["player"] = _name(state, pid)
-        return change, mutate
-    return perform(token, PlayerForm(), build)
+    def work(state, form, args):
+        table.set_first(state, form.player.data)
+        args["player"] = _name(state, form.player.data)
+    return act(token, PlayerForm(), "sins.first", N_("%(player)s plays first"), ("game.first", "game.turn"), work)
 
 
 @bp.post("/t/<token>/sins/first/draw")
 def draw_first(token):
-    def build(form, t):
-        change = Change("sins.first", N_("%(player)s was drawn to play first"), {}, keys=("game.first", "game.turn"))
-
-        def mutate(doc):
-            state = _state(doc)
-            change.args["player"] = _name(state, table.draw_first(state))
-        return change, mutate
-    return perform(token, TableForm(), build)
+    def work(state, form, args):
+        args["player"] = _name(state, table.draw_first(state))
+    return act(token, TableForm(), "sins.first", N_("%(player)s was drawn to play first"), ("game.first", "game.turn"), work)
 
 
 @bp.post("/t/<token>/sins/start")
 def start(token):
     from ...tables.live import open_table
 
-    def build(form, t):
+    def build(form, _t):
         change = Change("sins.start", N_("The game started"), {}, keys=("status", "game.first", "game.turn"))
 
         def mutate(doc):
@@ -169,179 +153,127 @@ def start(token):
 
 @bp.post("/t/<token>/sins/turn")
 def next_turn(token):
-    def build(form, t):
-        change = Change("sins.turn", N_("Turn passed to %(player)s"), {}, keys=("game.turn", "game.round_done"))
-
-        def mutate(doc):
-            state = _state(doc)
-            pid = table.next_turn(state)
-            if state["game"].get("round_done"):
-                change.args["player"] = {"msg": N_("nobody: the round is over")}
-            else:
-                change.args["player"] = _name(state, pid)
-        return change, mutate
-    return perform(token, TableForm(), build)
+    def work(state, form, args):
+        pid = table.next_turn(state)
+        done = state["game"].get("round_done")
+        args["player"] = {"msg": N_("nobody: the round is over")} if done else _name(state, pid)
+    return act(token, TableForm(), "sins.turn", N_("Turn passed to %(player)s"), ("game.turn", "game.round_done"), work)
 
 
 @bp.post("/t/<token>/sins/judgment")
 def judgment(token):
-    def build(form, t):
-        delta = form.delta.data
-        msg = N_("Last Judgment revealed (%(n)d of 3)") if delta > 0 else N_("Last Judgment taken back (%(n)d of 3)")
-        # Revealing cards adds up from any phone (no keys); the limit of three is checked on the fresh table.
-        change = Change("sins.judgment", msg, {}, keys=())
-
-        def mutate(doc):
-            change.args["n"] = table.add_judgment(_state(doc), delta)
-        return change, mutate
-    return perform(token, DeltaForm(), build)
+    def work(state, form, args):
+        args["n"] = table.add_judgment(state, form.delta.data)
+    # Revealing cards adds up from any phone (no keys); the limit of three is checked on the fresh table.
+    return act(token, DeltaForm(), "sins.judgment",
+               lambda f: N_("Last Judgment revealed (%(n)d of 3)") if f.delta.data > 0
+               else N_("Last Judgment taken back (%(n)d of 3)"), (), work)
 
 
 @bp.post("/t/<token>/sins/third")
 def third_on(token):
-    def build(form, t):
-        pid = form.player.data
-        change = Change("sins.third", N_("The third Last Judgment came out on %(player)s's turn"), {},
-                        keys=("game.third_on", "game.turn", "game.round_done"))
-
-        def mutate(doc):
-            state = _state(doc)
-            table.set_third_on(state, pid)
-            change.args["player"] = _name(state, pid)
-        return change, mutate
-    return perform(token, PlayerForm(), build)
+    def work(state, form, args):
+        table.set_third_on(state, form.player.data)
+        args["player"] = _name(state, form.player.data)
+    return act(token, PlayerForm(), "sins.third", N_("The third Last Judgment came out on %(player)s's turn"),
+               ("game.third_on", "game.turn", "game.round_done"), work)
 
 
 @bp.post("/t/<token>/sins/stone")
 def stone(token):
-    def build(form, t):
-        pid, delta = form.player.data, form.delta.data
-        msg = N_("%(player)s took a Stone of Forgiveness") if delta > 0 else N_("%(player)s gave a Stone of Forgiveness back")
-        change = Change("sins.stone", msg, {}, keys=())
-
-        def work(state, doc):
-            table.take_stone(state, pid, delta)
-            change.args["player"] = _name(state, pid)
-        return _scoring(change, work)
-    return perform(token, StoneForm(), build)
+    def work(state, form, args):
+        table.take_stone(state, form.player.data, form.delta.data)
+        args["player"] = _name(state, form.player.data)
+    # Taking a stone is an increment: two phones taking one each take two, while the supply lasts.
+    return act(token, StoneForm(), "sins.stone",
+               lambda f: N_("%(player)s took a Stone of Forgiveness") if f.delta.data > 0
+               else N_("%(player)s gave a Stone of Forgiveness back"), (), work, scoring=True)
 
 
 # -- scoring ---------------------------------------------------------------------------------------
 
 @bp.post("/t/<token>/sins/mode")
 def mode(token):
-    def build(form, t):
-        quick = form.mode.data == "quick"
-        change = Change("sins.mode", N_("Scoring with totals only") if quick else N_("Scoring by sin type"), {},
-                        keys=("game.score.mode",))
-
-        def work(state, doc):
-            table.set_mode(state, form.mode.data)
-        return _scoring(change, work)
-    return perform(token, ModeForm(), build)
+    def work(state, form, args):
+        table.set_mode(state, form.mode.data)
+    return act(token, ModeForm(), "sins.mode",
+               lambda f: N_("Scoring with totals only") if f.mode.data == "quick" else N_("Scoring by sin type"),
+               ("game.score.mode",), work, scoring=True)
 
 
 @bp.post("/t/<token>/sins/abyss")
 def abyss(token):
-    def build(form, t):
-        change = Change("sins.abyss", N_("Abyss of Souls counted: %(points)d points"), {}, keys=("game.score.abyss",))
-
-        def work(state, doc):
-            table.save_abyss(state, form.counts(), label)
-            change.args["points"] = table.abyss_value(table.score_state(state["game"]))
-        return _scoring(change, work)
-    return perform(token, AbyssForm(), build)
+    def work(state, form, args):
+        table.save_abyss(state, form.counts(), label)
+        args["points"] = table.abyss_value(table.score_state(state["game"]))
+    return act(token, AbyssForm(), "sins.abyss", N_("Abyss of Souls counted: %(points)d points"),
+               ("game.score.abyss",), work, scoring=True)
 
 
 @bp.post("/t/<token>/sins/abyss/total")
 def abyss_total(token):
-    def build(form, t):
-        change = Change("sins.abyss", N_("Abyss of Souls total: %(points)d points"), {}, keys=("game.score.abyss",))
-
-        def work(state, doc):
-            change.args["points"] = table.save_abyss_total(state, form.points.data or "")
-        return _scoring(change, work)
-    return perform(token, AbyssTotalForm(), build)
+    def work(state, form, args):
+        args["points"] = table.save_abyss_total(state, form.points.data or "")
+    return act(token, AbyssTotalForm(), "sins.abyss", N_("Abyss of Souls total: %(points)d points"),
+               ("game.score.abyss",), work, scoring=True)
 
 
 @bp.post("/t/<token>/sins/direction")
 def direction(token):
-    def build(form, t):
-        most = bool(form.on.data)
-        change = Change("sins.direction", N_("Most points win") if most else N_("Fewest points win"), {},
-                        keys=("game.score.most_wins",))
-
-        def work(state, doc):
-            table.set_direction(state, most)
-        return _scoring(change, work)
-    return perform(token, ToggleForm(), build)
+    def work(state, form, args):
+        table.set_direction(state, bool(form.on.data))
+    return act(token, ToggleForm(), "sins.direction",
+               lambda f: N_("Most points win") if f.on.data else N_("Fewest points win"),
+               ("game.score.most_wins",), work, scoring=True)
 
 
 @bp.post("/t/<token>/sins/reserve")
 def reserve(token):
-    def build(form, t):
-        pid = form.player.data
-        change = Change("sins.reserve", N_("%(player)s's reserve counted"), {},
-                        keys=(f"game.score.reserves.{pid}", f"game.stones.{pid}", f"game.score.stones_on.{pid}"))
-
-        def work(state, doc):
-            table.save_reserve(state, pid, form.counts(), form.stones.data or "", label)
-            change.args["player"] = _name(state, pid)
-        return _scoring(change, work)
-    return perform(token, ReserveForm(), build)
+    def work(state, form, args):
+        table.save_reserve(state, form.player.data, form.counts(), form.stones.data or "", label)
+        args["player"] = _name(state, form.player.data)
+    return act(token, ReserveForm(), "sins.reserve", N_("%(player)s's reserve counted"),
+               lambda f: (f"game.score.reserves.{f.player.data}", f"game.stones.{f.player.data}",
+                          f"game.score.stones_on.{f.player.data}"), work, scoring=True)
 
 
 @bp.post("/t/<token>/sins/quick")
 def quick(token):
-    def build(form, t):
-        pid = form.player.data
-        change = Change("sins.quick", N_("%(player)s's total entered"), {}, keys=(f"game.score.quick.{pid}",))
-
-        def work(state, doc):
-            table.save_quick(state, pid, form.points.data or "", form.cards.data or "", form.types.data or "")
-            change.args["player"] = _name(state, pid)
-        return _scoring(change, work)
-    return perform(token, QuickForm(), build)
+    def work(state, form, args):
+        table.save_quick(state, form.player.data, form.points.data or "", form.cards.data or "", form.types.data or "")
+        args["player"] = _name(state, form.player.data)
+    return act(token, QuickForm(), "sins.quick", N_("%(player)s's total entered"),
+               lambda f: (f"game.score.quick.{f.player.data}",), work, scoring=True)
 
 
 @bp.post("/t/<token>/sins/stones")
 def place_stones(token):
-    def build(form, t):
-        pid = form.player.data
-        change = Change("sins.stones_on", N_("%(player)s put stones on %(sins)s"), {},
-                        keys=(f"game.score.stones_on.{pid}",))
-
-        def work(state, doc):
-            placed = table.place_stones(state, pid, form.stones_on.data or [], label)
-            change.args.update(player=_name(state, pid), sins=sin_list(placed))
-        return _scoring(change, work)
-    return perform(token, PlacementForm(), build)
+    def work(state, form, args):
+        placed = table.place_stones(state, form.player.data, form.stones_on.data or [], label)
+        args.update(player=_name(state, form.player.data), sins=sin_list(placed))
+    return act(token, PlacementForm(), "sins.stones_on", N_("%(player)s put stones on %(sins)s"),
+               lambda f: (f"game.score.stones_on.{f.player.data}",), work, scoring=True)
 
 
 @bp.post("/t/<token>/sins/stones/best")
 def best_stones(token):
-    def build(form, t):
-        pid = form.player.data
-        change = Change("sins.stones_on", N_("%(player)s's stones back on the best placement"), {},
-                        keys=(f"game.score.stones_on.{pid}",))
-
-        def work(state, doc):
-            table.best_stones(state, pid)
-            change.args["player"] = _name(state, pid)
-        return _scoring(change, work)
-    return perform(token, PlayerForm(), build)
+    def work(state, form, args):
+        table.best_stones(state, form.player.data)
+        args["player"] = _name(state, form.player.data)
+    return act(token, PlayerForm(), "sins.stones_on", N_("%(player)s's stones back on the best placement"),
+               lambda f: (f"game.score.stones_on.{f.player.data}",), work, scoring=True)
 
 
 @bp.post("/t/<token>/sins/finish")
 def finish(token):
-    def build(form, t):
+    def build(form, _t):
         # The result is what this phone saw: any scoring change since then must be looked at first.
-        change = Change("sins.finish", N_("Game over: %(winners)s won"), {}, keys=("status", "result", "game.score", "game.stones"))
+        change = Change("sins.finish", N_("Game over: %(winners)s won"), {},
+                        keys=("status", "result", "game.score", "game.stones"))
 
         def mutate(doc):
             _state(doc)
-            result = table.finish(doc)
-            change.args["winners"] = ", ".join(result["winners"])
+            change.args["winners"] = ", ".join(table.finish(doc)["winners"])
         return change, mutate
     return perform(token, TableForm(), build)
 
