@@ -446,3 +446,35 @@ def test_the_french_screens_use_the_french_rulebook_names(sins):
     assert "le moins de points" in page
     setup = text_of(sins.page("setup", headers=french))
     assert "Jugement Dernier" in setup and "Pénitence" in setup
+
+
+@pytest.mark.parametrize("path, data, page, key", [
+    pytest.param("penitenziagite", {"on": 5}, "setup", "sins-pen", id="toggle-out-of-range"),
+    pytest.param("tick", {"step": "A", "done": "yes"}, "setup", "sins-step-A", id="tick-not-a-number"),
+    pytest.param("first", {"player": "abc"}, "setup", "sins-first", id="first-player-not-a-number"),
+    pytest.param("first", {"player": 99}, "setup", "sins-first", id="first-player-stranger"),
+    pytest.param("judgment", {"delta": 5}, "play", "sins-judgment", id="judgment-jump"),
+    pytest.param("stone", {"player": 1, "delta": 0}, "play", "sins-stone-1", id="stone-zero"),
+    pytest.param("stone", {"player": 99, "delta": 1}, "play", "sins-stone-1", id="stone-stranger"),
+    pytest.param("direction", {"on": "most"}, "score", None, id="direction-not-a-number"),
+    pytest.param("reserve", {"player": 99, "ira": 1}, "score", "sins-reserve-1", id="reserve-stranger"),
+    pytest.param("stones/best", {"player": "x"}, "score", "sins-reserve-1", id="best-not-a-number"),
+    # Forms that are not on the page any more (a stale phone): refused, and the fresh page shown.
+    pytest.param("third", {"player": 1}, "play", None, id="third-before-it-is-out"),
+    pytest.param("quick", {"player": 99, "points": 1}, "score", None, id="quick-stranger"),
+    pytest.param("stones", {"player": 99, "stones_on": ["ira"]}, "score", None, id="placement-stranger"),
+])
+def test_every_action_answers_nonsense_with_a_message_not_a_500(sins, path, data, page, key):
+    sins.ready()
+    resp = sins.post(path, data, page=page, form_key=key)
+    assert resp.status_code == 422
+    if key:
+        assert errors_in(resp), resp.get_data(as_text=True)[:2000]
+    assert sins.doc.version == 2  # nothing changed
+
+
+def test_a_stale_or_hand_made_form_says_so(sins):
+    resp = sins.tables.client.post(f"/t/{sins.token}/sins/penitenziagite", data={"on": 1, "form_key": "sins-pen",
+                                                                                    "page": "setup"}, headers=HX)
+    assert resp.status_code == 422
+    assert "This form was out of date or incomplete: reload the page and try again." in errors_in(resp)

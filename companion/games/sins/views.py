@@ -14,9 +14,8 @@ from ...domain import N_
 from ...tables import store
 from ...tables.store import Change
 from . import checks, rules, table
-from .forms import (AbyssForm, AbyssTotalForm, DeltaForm, ModeForm, PlacementForm, QuickForm, ReserveForm,
-                    SinChoiceForm, StepForm, StoneForm, ToggleForm)
-from ...tables.forms import PlayerForm, TableForm
+from .forms import (AbyssForm, AbyssTotalForm, ActionForm, DeltaForm, ForPlayerForm, ModeForm, PickPlayerForm,
+                    PlacementForm, QuickForm, ReserveForm, SinChoiceForm, StepForm, StoneForm, ToggleForm)
 
 bp = Blueprint("sins", __name__)
 
@@ -93,7 +92,7 @@ def choose_sins(token):
 def draw_sins(token):
     def work(state, form, args):
         args["sins"] = sin_list(table.draw_sins(state))
-    return act(token, TableForm(), "sins.draw", N_("Sin types drawn at random: %(sins)s"), ("game.sins",), work)
+    return act(token, ActionForm(), "sins.draw", N_("Sin types drawn at random: %(sins)s"), ("game.sins",), work)
 
 
 @bp.post("/t/<token>/sins/tick")
@@ -119,14 +118,14 @@ def first_player(token):
     def work(state, form, args):
         table.set_first(state, form.player.data)
         args["player"] = _name(state, form.player.data)
-    return act(token, PlayerForm(), "sins.first", N_("%(player)s plays first"), ("game.first", "game.turn"), work)
+    return act(token, PickPlayerForm(), "sins.first", N_("%(player)s plays first"), ("game.first", "game.turn"), work)
 
 
 @bp.post("/t/<token>/sins/first/draw")
 def draw_first(token):
     def work(state, form, args):
         args["player"] = _name(state, table.draw_first(state))
-    return act(token, TableForm(), "sins.first", N_("%(player)s was drawn to play first"), ("game.first", "game.turn"), work)
+    return act(token, ActionForm(), "sins.first", N_("%(player)s was drawn to play first"), ("game.first", "game.turn"), work)
 
 
 @bp.post("/t/<token>/sins/start")
@@ -143,7 +142,7 @@ def start(token):
     # A table that can start lands on the tracker; one that cannot stays on setup to see why.
     current, _readonly = open_table(token, edit=True)
     ready = not table.start_problems(current.state)
-    resp = perform(token, TableForm(), build, slug="play" if ready else None)
+    resp = perform(token, ActionForm(), build, slug="play" if ready else None)
     if ready and resp.status_code == 200:
         resp.headers["HX-Push-Url"] = url_for("tables.page", token=token, slug="play")
     return resp
@@ -157,7 +156,7 @@ def next_turn(token):
         pid = table.next_turn(state)
         done = state["game"].get("round_done")
         args["player"] = {"msg": N_("nobody: the round is over")} if done else _name(state, pid)
-    return act(token, TableForm(), "sins.turn", N_("Turn passed to %(player)s"), ("game.turn", "game.round_done"), work)
+    return act(token, ActionForm(), "sins.turn", N_("Turn passed to %(player)s"), ("game.turn", "game.round_done"), work)
 
 
 @bp.post("/t/<token>/sins/judgment")
@@ -175,7 +174,7 @@ def third_on(token):
     def work(state, form, args):
         table.set_third_on(state, form.player.data)
         args["player"] = _name(state, form.player.data)
-    return act(token, PlayerForm(), "sins.third", N_("The third Last Judgment came out on %(player)s's turn"),
+    return act(token, PickPlayerForm(), "sins.third", N_("The third Last Judgment came out on %(player)s's turn"),
                ("game.third_on", "game.turn", "game.round_done"), work)
 
 
@@ -260,7 +259,7 @@ def best_stones(token):
     def work(state, form, args):
         table.best_stones(state, form.player.data)
         args["player"] = _name(state, form.player.data)
-    return act(token, PlayerForm(), "sins.stones_on", N_("%(player)s's stones back on the best placement"),
+    return act(token, ForPlayerForm(), "sins.stones_on", N_("%(player)s's stones back on the best placement"),
                lambda f: (f"game.score.stones_on.{f.player.data}",), work, scoring=True)
 
 
@@ -275,7 +274,7 @@ def finish(token):
             _state(doc)
             change.args["winners"] = ", ".join(table.finish(doc)["winners"])
         return change, mutate
-    return perform(token, TableForm(), build)
+    return perform(token, ActionForm(), build)
 
 
 # -- the JSON API ----------------------------------------------------------------------------------
