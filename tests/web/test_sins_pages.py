@@ -413,6 +413,10 @@ def test_a_view_only_link_shows_the_score_but_cannot_change_it(sins):
     assert "<form" not in html.split('id="live"')[1].split("Recent changes")[0]
     resp = sins.tables.client.post(f"/t/{view}/sins/finish", data={"v": sins.doc.version})
     assert resp.status_code == 403
+    for slug in ("setup", "play"):
+        resp = sins.tables.client.get(f"/t/{view}/{slug}")
+        live = resp.get_data(as_text=True).split('id="live"')[1].split("Recent changes")[0]
+        assert resp.status_code == 200 and "<form" not in live
 
 
 def test_two_phones_saving_the_same_reserve_do_not_overwrite_each_other(sins):
