@@ -1,0 +1,161 @@
+"""7 - The Sins in a phone's browser: a 4-player table from setup to a recorded result, with a stone
+placement overridden and undone, and a bad count answered on the form. Runs at 390x844 and 360x640."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.e2e.checks import check_page, visit
+
+PLAYERS = ["Margherita", "Bo", "Cy", "Di"]
+SIX = ["Superbia", "Luxuria", "Invidia", "Ira", "Acedia", "Gula"]
+
+
+def new_table(page, name="Sins night"):
+    visit(page, "/new/sins")
+    page.get_by_label("Table name").fill(name)
+    for i, player in enumerate(PLAYERS):
+        page.get_by_label(f"Player {i + 1}", exact=False).first.fill(player)
+    page.get_by_role("button", name="Create table").click()
+    expect(page.get_by_role("heading", name="Setup checklist")).to_be_visible()
+    check_page(page)
+
+
+def region(page, name):
+    return page.get_by_role("region", name=name, exact=True)
+
+
+def fill_counts(box, counts: dict[str, int], stones: int | None = None):
+    for sin, n in counts.items():
+        box.get_by_label(sin, exact=True).fill(str(n))
+    if stones is not None:
+        box.get_by_label("Stones of Forgiveness", exact=True).fill(str(stones))
+
+
+def test_a_four_player_table_from_setup_to_a_recorded_result(page):
+    new_table(page)
+
+    # Setup A: six sin types for four players, picked on chips.
+    types = region(page, "Sin types in play")
+    for sin in SIX:
+        types.get_by_text(sin, exact=True).click()
+    types.get_by_role("button", name="Play with these types").click()
+    expect(types.get_by_text("In play:")).to_be_visible()
+    expect(page.get_by_text("Take the 11 cards of each of 6 types (66 cards)")).to_be_visible()
+    check_page(page)
+    page.get_by_role("button", name=re.compile(r"^A · Choose the sin types")).click()
+    expect(page.get_by_role("button", name=re.compile(r"^A · Choose the sin types"))).to_have_attribute("aria-pressed", "true")
+    check_page(page)
+
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_text("Now playing:")).to_be_visible()
+    check_page(page)
+
+    # Play: a turn passes, Margherita feeds the Abyss twice, the three Last Judgments come out.
+    page.get_by_role("button", name="Margherita is done: next player").click()
+    expect(page.get_by_role("button", name="Bo is done: next player")).to_be_visible()
+    stones = region(page, "Stones of Forgiveness")
+    for left in (7, 6):
+        stones.get_by_role("button", name="One more: Margherita").click()
+        expect(stones.get_by_text(f"{left} stones left in the supply")).to_be_visible()
+    judgments = region(page, "Last Judgment cards")
+    for n in (1, 2, 3):
+        judgments.get_by_role("button", name="One more: Last Judgments revealed").click()
+        expect(judgments.locator("output")).to_have_text(f"{n} / 3")
+    expect(page.get_by_role("heading", name="The game is over")).to_be_visible()
+    check_page(page)
+    page.get_by_role("link", name="Go to scoring").first.click()
+
+    # Score: the Abyss by type (two with the steppers), then each reserve.
+    abyss = region(page, "Abyss of Souls")
+    fill_counts(abyss, {"Invidia": 6, "Acedia": 1, "Ira": 1})
+    for _ in range(2):
+        abyss.get_by_role("button", name="One more: Gula").click()
+    expect(abyss.get_by_label("Gula", exact=True)).to_have_value("2")
+    check_page(page)
+    abyss.get_by_role("button", name="Save the Abyss").click()
+    expect(page.get_by_text("The Abyss scores −1: 7 or less, so the fewest points win.")).to_be_visible()
+    check_page(page)
+
+    reserves = {
+        "Margherita": ({"Invidia": 2, "Acedia": 4, "Luxuria": 3, "Ira": 1}, 2),
+        "Bo": ({"Superbia": 3, "Gula": 2}, None),
+        "Cy": ({"Superbia": 2, "Luxuria": 2, "Ira": 3}, None),
+        "Di": ({"Superbia": 1, "Luxuria": 1, "Ira": 1, "Acedia": 1}, None),
+    }
+    for name, (counts, held) in reserves.items():
+        box = region(page, name)
+        fill_counts(box, counts, held)
+        box.get_by_role("button", name=f"Save {name}'s count").click()
+        expect(box.get_by_text("Not counted yet.")).to_have_count(0)
+    margherita = region(page, "Margherita")
+    expect(margherita.get_by_text("Best placement when the fewest points win: Luxuria, Acedia.")).to_be_visible()
+    expect(margherita.locator(".player-total")).to_have_text("0 points")
+    expect(page.get_by_text("Winner: Margherita")).to_be_visible()
+    check_page(page)
+
+    # Margherita places her stones herself: the result changes.
+    margherita.get_by_text("Place Margherita's stones yourself").click()
+    for sin, on in (("Luxuria", False), ("Acedia", False), ("Invidia", True), ("Ira", True)):
+        box = margherita.get_by_role("checkbox", name=re.compile(rf"^{sin}\b"))
+        box.set_checked(on)
+    check_page(page)
+    margherita.get_by_role("button", name="Place the stones here").click()
+    margherita = region(page, "Margherita")
+    expect(margherita.locator(".player-total")).to_have_text("14 points")
+    expect(margherita.get_by_text("The best placement (Luxuria, Acedia) would give 0.")).to_be_visible()
+    expect(page.get_by_text("Winner: Di")).to_be_visible()
+    check_page(page)
+
+    # Undo puts the suggestion back.
+    page.get_by_role("button", name="↶ Undo: Margherita put stones on Invidia, Ira").click()
+    expect(page.get_by_text("Winner: Margherita")).to_be_visible()
+    expect(region(page, "Margherita").locator(".player-total")).to_have_text("0 points")
+    check_page(page)
+
+    page.get_by_role("button", name="Record the result").click()
+    expect(page.get_by_role("heading", name="Result")).to_be_visible()
+    expect(page.get_by_text("finished", exact=True)).to_be_visible()
+    check_page(page)
+
+    visit(page, "/")
+    expect(page.get_by_text("Winner: Margherita")).to_be_visible()
+    expect(page.get_by_text("Margherita 0, Di 4, Bo 9, Cy 12")).to_be_visible()
+
+
+def test_a_bad_count_is_explained_on_the_form_and_kept_as_typed(page):
+    new_table(page, name="Typo table")
+    page.get_by_role("button", name=re.compile(r"^Draw 6 types at random")).click()
+    expect(page.get_by_text("In play:")).to_be_visible()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_text("Now playing:")).to_be_visible()
+    page.get_by_role("link", name="Score", exact=True).click()
+
+    bo = region(page, "Bo")
+    first_type = bo.locator("input[type=number]").first
+    first_type.fill("12")
+    bo.get_by_label("Stones of Forgiveness", exact=True).fill("9")
+    bo.get_by_role("button", name="Save Bo's count").click()
+    bo = region(page, "Bo")
+    expect(bo.get_by_text("There are only 11 cards of each sin type.")).to_be_visible()
+    expect(bo.get_by_text("Only 8 Stones of Forgiveness are in play.")).to_be_visible()
+    expect(bo.locator("input[type=number]").first).to_have_value("12")
+    expect(bo.locator("input[type=number]").first).to_have_attribute("aria-invalid", "true")
+    check_page(page)
+
+
+def test_the_french_score_page_reads_in_french(make_phone, live_server):
+    phone = make_phone()
+    page = phone.page
+    new_table(page, name="Soirée")
+    page.get_by_role("button", name=re.compile(r"^Draw 6 types at random")).click()
+    expect(page.get_by_text("In play:")).to_be_visible()
+    # The language a player picked in the footer, as its cookie.
+    phone.context.add_cookies([{"name": "lang", "value": "fr", "url": live_server.url}])
+    page.reload()
+    expect(page.get_by_role("heading", name="Types de Péchés en jeu")).to_be_visible()
+    check_page(page)
+    page.get_by_role("link", name="Décompte", exact=True).click()
+    expect(page.get_by_role("heading", name="Abysse des Âmes")).to_be_visible()
+    check_page(page)

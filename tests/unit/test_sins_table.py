@@ -1,0 +1,283 @@
+"""7 - The Sins at one table: the game state and every change to it, without Flask."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.domain import Invalid
+from companion.games.sins import checks, rules, table
+
+SIX = ["superbia", "luxuria", "invidia", "ira", "acedia", "gula"]
+
+
+def label(sin):
+    return rules.SIN_NAMES[sin]
+
+
+def new_doc(n=4, sins=None, penitenziagite=False):
+    players = [{"id": i + 1, "name": name, "colour": None} for i, name in enumerate(["Ana", "Bo", "Cy", "Di", "Eve"][:n])]
+    doc = {"name": "t", "status": "setup", "state": {"players": players, "game": table.new_state(players)}, "result": None}
+    if sins:
+        table.choose_sins(doc["state"], sins)
+    table.set_penitenziagite(doc["state"], penitenziagite)
+    return doc
+
+
+def problems(err: Invalid) -> dict[str, list[str]]:
+    return err.value.as_dict()
+
+
+# -- setup -----------------------------------------------------------------------------------------
+
+def test_an_older_document_gets_every_part_of_the_game_state():
+    state = {"players": [{"id": 1, "name": "Ana"}, {"id": 2, "name": "Bo"}], "game": {}}
+    gs = table.ensure(state)
+    assert gs["first"] == 1 and gs["score"]["mode"] == "detailed" and gs["judgments"] == 0
+
+
+@pytest.mark.parametrize("picked, message", [
+    pytest.param(SIX[:5], "With %(players)d players, pick exactly %(n)d sin types (%(picked)d picked).", id="too-few"),
+    pytest.param(SIX + ["avaritia"], "With %(players)d players, pick exactly %(n)d sin types (%(picked)d picked).", id="too-many"),
+    pytest.param(SIX[:5] + ["pride"], "Pick sin types from the list.", id="unknown"),
+])
+def test_choosing_sin_types_needs_exactly_the_count_for_the_table(picked, message):
+    doc = new_doc()
+    with pytest.raises(Invalid) as err:
+        table.choose_sins(doc["state"], picked)
+    assert err.value.problems[0].message == message
+    assert doc["state"]["game"]["sins"] == []
+
+
+def test_chosen_types_are_kept_in_rulebook_order_and_duplicates_collapse():
+    doc = new_doc(2)
+    assert table.choose_sins(doc["state"], ["gula", "ira", "ira", "superbia", "luxuria"]) == ("superbia", "luxuria", "ira", "gula")
+
+
+def test_a_type_with_counted_cards_cannot_be_dropped_and_no_redraw_after_counting():
+    doc = new_doc(sins=SIX)
+    state = doc["state"]
+    table.save_reserve(state, 2, {"gula": "2"}, "0", label)
+    with pytest.raises(Invalid):
+        table.choose_sins(state, ["superbia", "luxuria", "invidia", "ira", "acedia", "avaritia"])
+    with pytest.raises(Invalid):
+        table.draw_sins(state, random.Random(1))
+    table.choose_sins(state, ["avaritia", "luxuria", "invidia", "ira", "acedia", "gula"])
+    assert "gula" in state["game"]["sins"]
+
+
+def test_ticking_keeps_the_steps_in_order_and_refuses_unknown_steps():
+    doc = new_doc()
+    state = doc["state"]
+    table.tick(state, "E", True)
+    table.tick(state, "A", True)
+    assert state["game"]["done"] == ["A", "E"]
+    table.tick(state, "A", False)
+    assert state["game"]["done"] == ["E"]
+    with pytest.raises(Invalid):
+        table.tick(state, "Q", True)
+
+
+def test_a_player_leaving_during_setup_takes_their_entries_along():
+    doc = new_doc(sins=SIX)
+    state = doc["state"]
+    table.set_first(state, 1)
+    table.take_stone(state, 1, 1)
+    table.save_reserve(state, 1, {"ira": "2"}, "1", label)
+    state["players"] = [p for p in state["players"] if p["id"] != 1]
+    table.players_changed(state)
+    gs = state["game"]
+    assert gs["first"] == 2 and gs["turn"] == 2
+    assert gs["stones"] == {} and gs["score"]["reserves"] == {}
+
+
+def test_the_game_starts_only_with_the_sin_types_chosen():
+    doc = new_doc()
+    with pytest.raises(Invalid):
+        table.start(doc["state"])
+    table.choose_sins(doc["state"], SIX)
+    table.set_first(doc["state"], 3)
+    table.start(doc["state"])
+    assert doc["state"]["game"]["turn"] == 3
+
+
+# -- play ------------------------------------------------------------------------------------------
+
+def test_turns_wrap_around_from_the_first_player():
+    doc = new_doc(sins=SIX)
+    state = doc["state"]
+    table.set_first(state, 3)
+    assert [table.next_turn(state) for _ in range(4)] == [4, 1, 2, 3]
+
+
+def test_the_third_last_judgment_ends_a_standard_game_at_once():
+    doc = new_doc(sins=SIX)
+    state = doc["state"]
+    for n in (1, 2, 3):
+        assert table.add_judgment(state, 1) == n
+    assert table.ending_of(state).over
+    with pytest.raises(Invalid):
+        table.next_turn(state)
+    with pytest.raises(Invalid):
+        table.add_judgment(state, 1)
+    table.add_judgment(state, -1)
+    assert table.ending_of(state) is None and state["game"]["third_on"] is None
+
+
+def test_penitenziagite_plays_out_the_round_then_stops():
+    doc = new_doc(sins=SIX, penitenziagite=True)
+    state = doc["state"]
+    table.next_turn(state)  # Bo plays
+    for _ in range(3):
+        table.add_judgment(state, 1)
+    assert state["game"]["third_on"] == 2
+    assert table.ending_of(state).still_to_play == (3, 4)
+    table.next_turn(state)
+    assert table.ending_of(state).still_to_play == (3, 4)
+    table.next_turn(state)
+    assert table.ending_of(state).still_to_play == (4,)
+    table.next_turn(state)
+    assert table.ending_of(state).over
+    with pytest.raises(Invalid):
+        table.next_turn(state)
+
+
+def test_the_stone_supply_runs_out():
+    doc = new_doc(2, sins=["ira", "gula", "acedia", "superbia"])
+    state = doc["state"]
+    for _ in range(4):
+        table.take_stone(state, 1, 1)
+    assert table.supply(state) == 0
+    with pytest.raises(Invalid):
+        table.take_stone(state, 2, 1)
+    with pytest.raises(Invalid):
+        table.take_stone(state, 2, -1)
+    with pytest.raises(Invalid):
+        table.take_stone(state, 9, 1)
+
+
+# -- scoring ---------------------------------------------------------------------------------------
+
+def test_reading_a_reserve_reports_each_box():
+    doc = new_doc(sins=SIX)
+    with pytest.raises(Invalid) as err:
+        table.save_reserve(doc["state"], 2, {"ira": "-1", "gula": "x", "acedia": "12", "luxuria": "3"}, "9", label)
+    found = problems(err)
+    assert set(found) == {"ira", "gula", "acedia", "stones"}
+
+
+def test_an_empty_box_counts_as_zero():
+    doc = new_doc(sins=SIX)
+    assert table.save_reserve(doc["state"], 2, {"ira": "", "gula": " 2 "}, "", label) == {"gula": 2}
+
+
+def test_cards_across_the_table_cannot_pass_eleven_of_a_type():
+    doc = new_doc(sins=SIX)
+    state = doc["state"]
+    table.save_abyss(state, {"ira": "5"}, label)
+    table.save_reserve(state, 1, {"ira": "6"}, "0", label)
+    with pytest.raises(Invalid) as err:
+        table.save_reserve(state, 2, {"ira": "1"}, "0", label)
+    assert "ira" in problems(err)
+    # Correcting the same reserve does not count its old numbers twice.
+    table.save_reserve(state, 1, {"ira": "6"}, "0", label)
+    with pytest.raises(Invalid):
+        table.save_abyss(state, {"ira": "6"}, label)
+
+
+def test_the_score_waits_for_everyone_then_ranks_them():
+    doc = new_doc(sins=SIX)
+    state = doc["state"]
+    ts = table.table_score(state)
+    assert ts.missing == (1, 2, 3, 4) and not ts.complete
+    table.save_abyss(state, {"invidia": "6", "gula": "2", "acedia": "1", "ira": "1"}, label)
+    table.save_reserve(state, 1, {"invidia": "2", "acedia": "4", "luxuria": "3", "ira": "1"}, "2", label)
+    for pid in (2, 3, 4):
+        table.save_reserve(state, pid, {"superbia": "1"}, "0", label)
+    ts = table.table_score(state)
+    assert ts.complete and ts.abyss_points == -1 and ts.most_points_wins is False
+    assert ts.winners == ["Ana"]
+    table.place_stones(state, 1, ["ira", "invidia"], label)
+    assert table.table_score(state).winners == ["Bo", "Cy", "Di"]
+    table.best_stones(state, 1)
+    assert table.table_score(state).winners == ["Ana"]
+
+
+def test_finishing_records_the_result_and_corrections_follow_it():
+    doc = new_doc(2, sins=["ira", "gula", "acedia", "superbia"])
+    state = doc["state"]
+    with pytest.raises(Invalid):
+        table.finish(doc)
+    table.save_reserve(state, 1, {"ira": "3"}, "0", label)
+    table.save_reserve(state, 2, {"gula": "1"}, "0", label)
+    with pytest.raises(Invalid) as err:
+        table.finish(doc)
+    assert err.value.problems[0].message == "Count the Abyss of Souls first."
+    table.save_abyss_total(state, "8")
+    table.finish(doc)
+    assert doc["status"] == "finished"
+    assert doc["result"] == {"winners": ["Ana"], "scores": [{"name": "Ana", "points": 6}, {"name": "Bo", "points": 1}]}
+    table.save_reserve(state, 2, {"gula": "7"}, "0", label)
+    table.refresh_result(doc)
+    assert doc["result"]["winners"] == ["Bo"]
+
+
+def test_the_quick_path_needs_a_direction_or_an_abyss():
+    doc = new_doc(2, sins=["ira", "gula", "acedia", "superbia"])
+    state = doc["state"]
+    table.set_mode(state, "quick")
+    table.save_quick(state, 1, "5", "6", "3")
+    table.save_quick(state, 2, "5", "7", "2")
+    assert not table.table_score(state).complete
+    assert table.finish_problems(state)[0].message.startswith("Say whether")
+    table.set_direction(state, False)
+    ts = table.table_score(state)
+    assert ts.winners == ["Bo"] and ts.decided_by == "cards"
+    with pytest.raises(Invalid):
+        table.set_mode(state, "fast")
+
+
+def test_a_placement_needs_the_reserve_first_and_must_be_legal():
+    doc = new_doc(sins=SIX)
+    state = doc["state"]
+    with pytest.raises(Invalid):
+        table.place_stones(state, 1, ["ira"], label)
+    table.save_reserve(state, 1, {"ira": "2", "gula": "1"}, "1", label)
+    with pytest.raises(Invalid) as err:
+        table.place_stones(state, 1, ["acedia"], label)
+    assert "Acedia" in err.value.problems[0].text()
+
+
+def test_giving_back_a_stone_drops_a_placement_that_no_longer_fits():
+    doc = new_doc(sins=SIX)
+    state = doc["state"]
+    table.save_reserve(state, 1, {"ira": "2", "gula": "1"}, "2", label)
+    table.place_stones(state, 1, ["ira", "gula"], label)
+    table.take_stone(state, 1, -1)
+    assert "1" not in state["game"]["score"]["stones_on"]
+
+
+reserve_counts = st.dictionaries(st.sampled_from(SIX), st.integers(0, 2), max_size=6)
+
+
+@settings(max_examples=100, deadline=None)
+@given(reserves=st.lists(reserve_counts, min_size=4, max_size=4), stones=st.lists(st.integers(0, 2), min_size=4, max_size=4),
+       abyss=reserve_counts)
+def test_the_table_score_agrees_with_the_api(reserves, stones, abyss):
+    doc = new_doc(sins=SIX)
+    state = doc["state"]
+    table.save_abyss(state, {s: str(n) for s, n in abyss.items()}, label)
+    for pid, (reserve, held) in enumerate(zip(reserves, stones), start=1):
+        table.save_reserve(state, pid, {s: str(n) for s, n in reserve.items()}, str(held), label)
+    ts = table.table_score(state)
+    body = {"players": [{"name": p["name"], "reserve": r, "stones": h} for p, r, h in zip(state["players"], reserves, stones)],
+            "abyss": abyss}
+    answer = checks.score_response(checks.read_score_request(body))
+    assert [p.points for p in ts.game.players] == [p["points"] for p in answer["players"]]
+    assert ts.winners == answer["winners"]
+    table.finish(doc)
+    assert doc["result"]["winners"] == answer["winners"]
+    points = [s["points"] for s in doc["result"]["scores"]]
+    assert points == sorted(points, reverse=answer["most_points_wins"])
