@@ -54,7 +54,7 @@ def sins(tables):
 
 
 def errors_in(resp) -> list[str]:
-    return [re.sub(r"\s+", " ", m).strip() for m in re.findall(r'class="error"[^>]*>(.*?)</p>', resp.get_data(as_text=True), re.S)]
+    return [re.sub(r"\s+", " ", m).strip() for m in re.findall(r'class="error[^"]*"[^>]*>(.*?)</p>', resp.get_data(as_text=True), re.S)]
 
 
 # -- pages -----------------------------------------------------------------------------------------
