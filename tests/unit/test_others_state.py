@@ -83,7 +83,7 @@ def test_team_controllers_must_be_hero_players():
     team = [{"id": h, "name": "", "controller": 1 if h == 1 else None} for h in range(1, 8)]
     with pytest.raises(Invalid) as err:
         state.set_team(doc, team)
-    assert "controller-1" in err.value.as_dict()
+    assert "controller_1" in err.value.as_dict()
 
 
 def test_team_sets_names_and_turn_order_by_seat():
@@ -104,7 +104,7 @@ def test_team_names_are_bounded_and_distinct():
     long[0]["name"] = "x" * 31
     with pytest.raises(Invalid) as err:
         state.set_team(doc, long)
-    assert "name-1" in err.value.as_dict()
+    assert "name_1" in err.value.as_dict()
     twice = copy.deepcopy(base)
     twice[0]["name"] = twice[1]["name"] = "Rose"
     with pytest.raises(Invalid):
@@ -457,9 +457,9 @@ def test_track_effects_are_cumulative():
 @pytest.mark.parametrize("levels, field", [
     pytest.param("nope", "track", id="not-a-list"),
     pytest.param([{}] * 6, "track", id="six-levels"),
-    pytest.param([{"effect": "x" * 121}] + [{}] * 6, "effect-1", id="effect-too-long"),
-    pytest.param([{"reactions": 9}] + [{}] * 6, "reactions-1", id="reactions-too-many"),
-    pytest.param([{}] * 6 + [{"sin_dice": "2"}], "sin_dice-7", id="dice-as-text"),
+    pytest.param([{"effect": "x" * 121}] + [{}] * 6, "effect_1", id="effect-too-long"),
+    pytest.param([{"reactions": 9}] + [{}] * 6, "reactions_1", id="reactions-too-many"),
+    pytest.param([{}] * 6 + [{"sin_dice": "2"}], "sin_dice_7", id="dice-as-text"),
 ])
 def test_bad_tracks_are_refused(levels, field):
     with pytest.raises(Invalid) as err:

@@ -209,7 +209,7 @@ def default_team(gs: dict, player_ids: list[int]) -> None:
     for i, h in enumerate(chosen):
         h["status"] = "play"
         h["controller"] = hps[i % len(hps)]
-    gs["lineup"] = [h["id"] for h in chosen]
+    gs["lineup"] = [h["id"] for h in sorted(chosen, key=lambda h: (hps.index(h["controller"]), h["id"]))]
 
 
 def set_roles(doc: dict, sins_player: int) -> None:
@@ -274,12 +274,12 @@ def set_team(doc: dict, heroes: list[dict]) -> None:
             problems.add("team", N_("There is no such hero."))
             continue
         try:
-            names[hid] = clean_text(entry.get("name"), f"name-{hid}")
+            names[hid] = clean_text(entry.get("name"), f"name_{hid}")
         except Invalid as err:
             problems.items.extend(err.problems)
         ctrl = entry.get("controller")
         if ctrl is not None and ctrl not in hps:
-            problems.add(f"controller-{hid}", N_("Only a hero player can control a hero."))
+            problems.add(f"controller_{hid}", N_("Only a hero player can control a hero."))
             continue
         controllers[hid] = ctrl
     chosen = [hid for hid, ctrl in controllers.items() if ctrl is not None]
@@ -802,13 +802,13 @@ def clean_track(levels, problems: Problems | None = None) -> list[dict]:
         raw = raw if isinstance(raw, dict) else {}
         entry = {"card": raw.get("card") is True, "effect": "", "reactions": 0, "sin_dice": 0}
         try:
-            entry["effect"] = clean_text(raw.get("effect", ""), f"effect-{lvl}", EFFECT_MAX)
+            entry["effect"] = clean_text(raw.get("effect", ""), f"effect_{lvl}", EFFECT_MAX)
         except Invalid as err:
             problems.items.extend(err.problems)
         for name in ("reactions", "sin_dice"):
             value = raw.get(name, 0)
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= TRACK_BONUS_MAX:
-                problems.add(f"{name}-{lvl}", N_("From 0 to %(max)d."), max=TRACK_BONUS_MAX)
+                problems.add(f"{name}_{lvl}", N_("From 0 to %(max)d."), max=TRACK_BONUS_MAX)
             else:
                 entry[name] = value
         out.append(entry)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, request
+from flask import Blueprint, request, url_for
 from flask_babel import gettext as _
 
 from ...api import api, json_endpoint
@@ -32,8 +32,16 @@ def act(token, form, kind: str, summary: str, keys, op, slug: str | None = None)
     """Run `op(doc, form, args)` as one logged change; `keys` is a tuple or a function of the form."""
     def build(form, t):
         change = Change(kind, summary, {}, keys=tuple(keys(form) if callable(keys) else keys))
-        return change, lambda doc: op(doc, form, change.args)
+        return change, lambda doc: placed(form, op, doc, change.args)
     return live().perform(token, form, build, slug=slug)
+
+
+def placed(form, op, doc, args):
+    """Run the change; a refusal from the rules is shown next to the field it is about."""
+    try:
+        op(doc, form, args)
+    except Invalid as err:
+        raise form.place(err) from None
 
 
 def hero_keys(*parts):
@@ -118,8 +126,14 @@ def setup_tick(token):
 def start(token):
     def op(doc, form, args):
         state.start_game(doc)
-    return act(token, forms.TableForm(), "others.start", N_("The game begins: round 1"), ("status",), op,
-               slug="round")
+    table, _readonly = live().open_table(token, edit=True)
+    ready = not state.setup_problems({"status": table.status, "state": table.state})
+    # Once started, the table goes to the round tracker; a refusal stays on the setup page, next to the button.
+    resp = act(token, forms.OthersForm(), "others.start", N_("The game begins: round 1"), ("status",), op,
+               slug="round" if ready else "setup")
+    if ready and resp.status_code == 200:
+        resp.headers["HX-Push-Url"] = url_for("tables.page", token=token, slug="round")
+    return resp
 
 
 # -- the round --------------------------------------------------------------------------------------
@@ -225,7 +239,7 @@ def round_end(token):
     def op(doc, form, args):
         state.end_round(doc)
         args["n"] = doc["state"]["game"]["round"]
-    return act(token, forms.TableForm(), "others.round.end", N_("Tokens reset: round %(n)d begins"),
+    return act(token, forms.OthersForm(), "others.round.end", N_("Tokens reset: round %(n)d begins"),
                ("game.round",), op)
 
 
@@ -267,7 +281,7 @@ def mission_note(token):
 def heroes_win(token):
     def op(doc, form, args):
         state.heroes_win(doc)
-    return act(token, forms.TableForm(), "others.win", N_("The heroes accomplished the last Mission and win"),
+    return act(token, forms.OthersForm(), "others.win", N_("The heroes accomplished the last Mission and win"),
                ("status",), op)
 
 
@@ -339,7 +353,7 @@ def wound(token):
     def build(form, t):
         change = Change("others.wound", msg, {"dead": ""}, keys=(f"game.heroes.{form.hero.data}.wounds",
                                                                  f"game.heroes.{form.hero.data}.corruption"))
-        return change, lambda doc: op(doc, form, change.args)
+        return change, lambda doc: placed(form, op, doc, change.args)
     return live().perform(token, form, build)
 
 
@@ -460,7 +474,7 @@ def fight_resolve(token):
 def fight_apply(token):
     def op(doc, form, args):
         hid = doc["state"]["game"]["fight"]["hero"] if doc["state"]["game"].get("fight") else None
-        done = state.apply_fight(doc, list(form.slots.data or []))
+        done = state.apply_fight(doc, form.slots())
         args.update(hero=label(doc, hid) if hid else "-", wounds=done["wounds"], corruption=done["corruption"])
     return act(token, forms.FightApplyForm(), "others.fight.apply",
                N_("%(hero)s: %(wounds)d wound(s) and %(corruption)d Corruption applied"),
@@ -471,7 +485,7 @@ def fight_apply(token):
 def fight_close(token):
     def op(doc, form, args):
         state.close_fight(doc)
-    return act(token, forms.TableForm(), "others.fight.close", N_("Fight helper closed"), ("game.fight",), op)
+    return act(token, forms.OthersForm(), "others.fight.close", N_("Fight helper closed"), ("game.fight",), op)
 
 
 # -- the Apocalypse track ---------------------------------------------------------------------------
@@ -510,7 +524,8 @@ def track_save(token):
             saved = presets.save(get_session(), form.name.data, table.state["game"]["apocalypse"]["track"]["levels"])
         except Invalid as err:
             t = live().form_view(table, readonly, token)
-            bound = live().Bound(request.form.get("form_key") or None, request.form.copy(), err.as_dict(_))
+            bound = live().Bound(request.form.get("form_key") or None, request.form.copy(),
+                                 form.place(err).as_dict(_))
             return live().render(t, status=422, bound=bound)
         ref = {"id": saved.id, "name": saved.name}
     else:
