@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask_babel import gettext as _
+from flask_babel import gettext as translate  # for message ids held in variables (not extracted)
 from flask_babel import ngettext
 
 from ...db import get_session
@@ -53,14 +54,14 @@ class Board:
         label = state.hero_label(h)
         if isinstance(label, str):
             return label
-        return _(label["msg"], **label["args"])
+        return translate(label["msg"], **label["args"])
 
     def slot_name(self, h: dict) -> str:
         """The team slot, whatever the hero is called: "Leader", "Sniper 2"."""
         return self.name({**h, "name": ""})
 
     def class_name(self, h: dict) -> str:
-        return _(state.CLASS_NAMES[h["cls"]])
+        return translate(state.CLASS_NAMES[h["cls"]])
 
     def colour(self, h: dict) -> str:
         return rules.BASE_COLOURS[h["cls"]]
@@ -132,7 +133,7 @@ class Board:
 
     def slot_short(self, level: int) -> str:
         """The same, short enough for one of seven cells on a 320 px screen."""
-        return _(SHORT_SLOTS[level])
+        return translate(SHORT_SLOTS[level])
 
     def track(self, h: dict) -> list[dict]:
         """The seven slots of a hero's Corruption Track as shown."""
@@ -152,14 +153,14 @@ class Board:
         return rules.WOUND_MARKERS - len(h["wounds"])
 
     def npc_name(self, npc: str) -> str:
-        return _(state.NPC_NAMES[npc])
+        return translate(state.NPC_NAMES[npc])
 
     def npc_term(self, npc: str) -> str:
         """The NPC's English name: the key its rules section is found by."""
         return state.NPC_NAMES[npc]
 
     def npc_effect(self, npc: str) -> str:
-        return _(state.NPC_EFFECTS[npc])
+        return translate(state.NPC_EFFECTS[npc])
 
     def npc_holder(self, npc: str) -> dict | None:
         return next((h for h in self.gs["heroes"] if npc in h["npcs"]), None)
@@ -217,7 +218,7 @@ class Board:
     @property
     def story_type_name(self) -> str:
         kind = self.gs.get("story_type")
-        return _(state.STORY_TYPE_NAMES[kind]) if kind in state.STORY_TYPE_NAMES else ""
+        return translate(state.STORY_TYPE_NAMES[kind]) if kind in state.STORY_TYPE_NAMES else ""
 
     # -- fight -------------------------------------------------------------------------------------
     @property
@@ -253,20 +254,20 @@ class Board:
 
     @property
     def sin_name(self) -> str:
-        return _(state.SIN_NAMES[self.gs["sin"]]) if self.gs["sin"] in state.SIN_NAMES else self.gs["sin"]
+        return translate(state.SIN_NAMES[self.gs["sin"]]) if self.gs["sin"] in state.SIN_NAMES else self.gs["sin"]
 
     @property
     def acolytes_name(self) -> str:
         acolytes = self.gs["acolytes"]
-        return _(state.ACOLYTE_NAMES[acolytes]) if acolytes in state.ACOLYTE_NAMES else acolytes
+        return translate(state.ACOLYTE_NAMES[acolytes]) if acolytes in state.ACOLYTE_NAMES else acolytes
 
     @property
     def all_sins(self) -> list[tuple[str, str]]:
-        return [(s, _(state.SIN_NAMES[s])) for s in state.ALL_SINS]
+        return [(s, translate(state.SIN_NAMES[s])) for s in state.ALL_SINS]
 
     @property
     def core_acolytes(self) -> list[tuple[str, str]]:
-        return [(a, _(state.ACOLYTE_NAMES[a])) for a in state.CORE_ACOLYTES]
+        return [(a, translate(state.ACOLYTE_NAMES[a])) for a in state.CORE_ACOLYTES]
 
     # -- the end -----------------------------------------------------------------------------------
     @property

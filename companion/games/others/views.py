@@ -44,6 +44,11 @@ def placed(form, op, doc, args):
         raise form.place(err) from None
 
 
+# A log line whose wording depends on what happened (a death, a card due) is chosen inside the change and
+# stored whole under "what"; this pattern holds no words, so it needs no translation.
+WHAT = "%(what)s"
+
+
 def hero_keys(*parts):
     return lambda form: tuple(f"game.heroes.{form.hero.data}.{p}" for p in parts)
 
@@ -335,26 +340,21 @@ def forced(token):
 
 @bp.post("/t/<token>/others/wound")
 def wound(token):
-    form = forms.WoundForm()
-    forced_wound = request.form.get("cause") == "forced"
-
     def op(doc, form, args):
         hid, slot = form.hero.data, form.slot.data
-        args.update(hero=label(doc, hid), slot=slot)
-        if form.cause.data == "forced":
+        forced_wound = form.cause.data == "forced"
+        if forced_wound:
             state.take_forced(doc, hid, slot)
         else:
             state.take_wound(doc, hid, slot)
-        if state.hero(doc["state"]["game"], hid)["status"] == "dead":
-            args["dead"] = {"msg": N_(" and died"), "args": {}}
-    msg = (N_("%(hero)s took Forced Corruption at 7: a wound on slot %(slot)d%(dead)s") if forced_wound
-           else N_("%(hero)s took a wound on slot %(slot)d%(dead)s"))
-
-    def build(form, t):
-        change = Change("others.wound", msg, {"dead": ""}, keys=(f"game.heroes.{form.hero.data}.wounds",
-                                                                 f"game.heroes.{form.hero.data}.corruption"))
-        return change, lambda doc: placed(form, op, doc, change.args)
-    return live().perform(token, form, build)
+        died = state.hero(doc["state"]["game"], hid)["status"] == "dead"
+        msg = {(False, False): N_("%(hero)s took a wound on slot %(slot)d"),
+               (False, True): N_("%(hero)s took a wound on slot %(slot)d and died"),
+               (True, False): N_("%(hero)s took Forced Corruption at 7: a wound on slot %(slot)d"),
+               (True, True): N_("%(hero)s took Forced Corruption at 7: a wound on slot %(slot)d, and died")}
+        args["what"] = {"msg": msg[(forced_wound, died)], "args": {"hero": label(doc, hid), "slot": slot}}
+    form = forms.WoundForm()
+    return act(token, form, "others.wound", WHAT, hero_keys("wounds", "corruption"), op)
 
 
 @bp.post("/t/<token>/others/heal")
@@ -494,12 +494,15 @@ def fight_close(token):
 def apocalypse(token):
     def op(doc, form, args):
         due = state.raise_apocalypse(doc, form.delta.data)
-        args["n"] = doc["state"]["game"]["apocalypse"]["level"]
-        args["card"] = {"msg": N_(": reveal an Apocalypse card"), "args": {}} if due else ""
-    form = forms.DeltaForm()
-    msg = N_("Apocalypse level raised to %(n)d%(card)s") if request.form.get("delta") == "1" else \
-        N_("Apocalypse level lowered to %(n)d%(card)s")
-    return act(token, form, "others.apocalypse", msg, (), op)
+        level = doc["state"]["game"]["apocalypse"]["level"]
+        if due:
+            msg = N_("Apocalypse level raised to %(n)d: reveal an Apocalypse card")
+        elif form.delta.data > 0:
+            msg = N_("Apocalypse level raised to %(n)d")
+        else:
+            msg = N_("Apocalypse level lowered to %(n)d")
+        args["what"] = {"msg": msg, "args": {"n": level}}
+    return act(token, forms.DeltaForm(), "others.apocalypse", WHAT, (), op)
 
 
 @bp.post("/t/<token>/others/track")
