@@ -160,8 +160,10 @@ class FightApplyForm(OthersForm):
     """The wound slots come as repeated "slots" checkboxes, read with `slots()`."""
 
     SHOWN = frozenset({"slots"})
+    # Declared so its messages count as this field's (shown next to the checkboxes); read with chosen_slots().
+    slots = StringField(validators=[Optional()])
 
-    def slots(self) -> list[int]:
+    def chosen_slots(self) -> list[int]:
         raw = request.form.getlist("slots")
         if len(raw) > len(rules.LEVELS) or not all(v.isdigit() and 1 <= int(v) <= 7 for v in raw):
             raise Invalid(Problem("slots", N_("Choose slots from 1 to 7.")))

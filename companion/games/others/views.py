@@ -474,7 +474,7 @@ def fight_resolve(token):
 def fight_apply(token):
     def op(doc, form, args):
         hid = doc["state"]["game"]["fight"]["hero"] if doc["state"]["game"].get("fight") else None
-        done = state.apply_fight(doc, form.slots())
+        done = state.apply_fight(doc, form.chosen_slots())
         args.update(hero=label(doc, hid) if hid else "-", wounds=done["wounds"], corruption=done["corruption"])
     return act(token, forms.FightApplyForm(), "others.fight.apply",
                N_("%(hero)s: %(wounds)d wound(s) and %(corruption)d Corruption applied"),
