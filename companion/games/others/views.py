@@ -69,6 +69,55 @@ def bonus_message(bonus: Bonus) -> dict:
     return {"msg": pattern, "args": {f"p{i}": part for i, part in enumerate(shown)}}
 
 
+def hero_button(endpoint: str, path: str, change, summary: str, parts: tuple[str, ...]) -> None:
+    """Register a one-tap action on one hero: `change(doc, hero_id)`; the log names the hero and the
+    Corruption level it leaves them at."""
+    def view(token):
+        def op(doc, form, args):
+            change(doc, form.hero.data)
+            h = state.hero(doc["state"]["game"], form.hero.data)
+            args.update(hero=state.hero_label(h), level=h["corruption"])
+        return act(token, forms.HeroForm(), f"others.{endpoint}", summary, hero_keys(*parts), op)
+    bp.add_url_rule(f"/t/<token>/others/{path}", endpoint, view, methods=["POST"])
+
+
+def counter(endpoint: str, path: str, change, summary: str, parts: tuple[str, ...] = (), per_hero: bool = True):
+    """Register a -1/+1 counter: `change(doc, hero_id, delta)` (or `change(doc, delta)` for the table).
+    Increments commute, so unless `parts` says otherwise two phones' taps simply add up."""
+    def view(token):
+        def op(doc, form, args):
+            if per_hero:
+                change(doc, form.hero.data, form.delta.data)
+                args["hero"] = label(doc, form.hero.data)
+            else:
+                change(doc, form.delta.data)
+            args["delta"] = form.delta.data
+        form = forms.HeroDeltaForm() if per_hero else forms.DeltaForm()
+        keys = hero_keys(*parts) if per_hero and parts else tuple(parts)
+        return act(token, form, f"others.{endpoint}", summary, keys, op)
+    bp.add_url_rule(f"/t/<token>/others/{path}", endpoint, view, methods=["POST"])
+
+
+hero_button("turn_back", "turn/back", state.unspend_turn, N_("%(hero)s flipped a Turn token back"), ("turns",))
+hero_button("voluntary_cancel", "voluntary/cancel", state.cancel_voluntary,
+            N_("%(hero)s changed their mind: no Corruption for this roll"), ("corruption",))
+hero_button("roll_done", "roll-done", state.roll_done, N_("%(hero)s rolled: the Corruption bonus is used"),
+            ("corruption",))
+hero_button("forced", "forced", state.take_forced, N_("%(hero)s took Forced Corruption (level %(level)d)"),
+            ("corruption",))
+hero_button("repent", "repent", state.repent, N_("%(hero)s repented (level %(level)d)"), ("corruption",))
+hero_button("dark_past", "dark-past", state.reveal_dark_past, N_("%(hero)s revealed their Dark Past"),
+            ("dark_past",))
+counter("extra_turns", "extra-turns", state.add_extra_turns, N_("%(hero)s: Extra Turn tokens %(delta)+d"))
+counter("upgrades", "upgrades", state.add_upgrades, N_("%(hero)s: Upgrade cards %(delta)+d"))
+counter("innocents", "innocents", state.add_innocents, N_("%(hero)s: Innocents %(delta)+d"), ("innocents",))
+counter("reaction_extra", "reaction/extra", state.add_extra_reactions,
+        N_("Extra Reaction tokens this round %(delta)+d"), per_hero=False)
+counter("altars", "altars", state.add_altars, N_("Altars with no hero %(delta)+d"), per_hero=False)
+counter("mission_progress", "mission/progress", state.add_progress, N_("Mission progress %(delta)+d"),
+        per_hero=False)
+
+
 # -- setup ------------------------------------------------------------------------------------------
 
 @bp.post("/t/<token>/others/roles")
@@ -163,23 +212,6 @@ def turn(token):
     return act(token, form, "others.turn", msg, hero_keys("turns"), op)
 
 
-@bp.post("/t/<token>/others/turn/back")
-def turn_back(token):
-    def op(doc, form, args):
-        state.unspend_turn(doc, form.hero.data)
-        args["hero"] = label(doc, form.hero.data)
-    return act(token, forms.HeroForm(), "others.turn.back", N_("%(hero)s flipped a Turn token back"),
-               hero_keys("turns"), op)
-
-
-@bp.post("/t/<token>/others/extra-turns")
-def extra_turns(token):
-    def op(doc, form, args):
-        state.add_extra_turns(doc, form.hero.data, form.delta.data)
-        args.update(hero=label(doc, form.hero.data), delta=form.delta.data)
-    return act(token, forms.HeroDeltaForm(), "others.extra", N_("%(hero)s: Extra Turn tokens %(delta)+d"), (), op)
-
-
 @bp.post("/t/<token>/others/city")
 def city(token):
     def op(doc, form, args):
@@ -203,15 +235,6 @@ def reaction(token):
     return act(token, form, "others.reaction", msg, ("game.reactions",), op)
 
 
-@bp.post("/t/<token>/others/reaction/extra")
-def reaction_extra(token):
-    def op(doc, form, args):
-        state.add_extra_reactions(doc, form.delta.data)
-        args["delta"] = form.delta.data
-    return act(token, forms.DeltaForm(), "others.reaction.extra",
-               N_("Extra Reaction tokens this round %(delta)+d"), (), op)
-
-
 @bp.post("/t/<token>/others/sin-card")
 def sin_card(token):
     def op(doc, form, args):
@@ -231,14 +254,6 @@ def round_tick(token):
     return act(token, form, "others.round.tick", msg, lambda f: (f"game.round.{f.step.data}",), op)
 
 
-@bp.post("/t/<token>/others/altars")
-def altars(token):
-    def op(doc, form, args):
-        state.add_altars(doc, form.delta.data)
-        args["n"] = doc["state"]["game"]["altars"]
-    return act(token, forms.DeltaForm(), "others.altars", N_("Altars with no hero: %(n)d"), (), op)
-
-
 @bp.post("/t/<token>/others/round/end")
 def round_end(token):
     def op(doc, form, args):
@@ -249,14 +264,6 @@ def round_end(token):
 
 
 # -- missions ---------------------------------------------------------------------------------------
-
-@bp.post("/t/<token>/others/mission/progress")
-def mission_progress(token):
-    def op(doc, form, args):
-        state.add_progress(doc, form.delta.data)
-        args.update(n=doc["state"]["game"]["mission"]["progress"], delta=form.delta.data)
-    return act(token, forms.DeltaForm(), "others.progress", N_("Mission progress %(delta)+d (now %(n)d)"), (), op)
-
 
 @bp.post("/t/<token>/others/mission/target")
 def mission_target(token):
@@ -310,34 +317,6 @@ def voluntary(token):
                hero_keys("corruption", "wounds"), op)
 
 
-@bp.post("/t/<token>/others/voluntary/cancel")
-def voluntary_cancel(token):
-    def op(doc, form, args):
-        state.cancel_voluntary(doc, form.hero.data)
-        args["hero"] = label(doc, form.hero.data)
-    return act(token, forms.HeroForm(), "others.voluntary.cancel",
-               N_("%(hero)s changed their mind: no Corruption for this roll"), hero_keys("corruption"), op)
-
-
-@bp.post("/t/<token>/others/roll-done")
-def roll_done(token):
-    def op(doc, form, args):
-        state.roll_done(doc, form.hero.data)
-        args["hero"] = label(doc, form.hero.data)
-    return act(token, forms.HeroForm(), "others.rolled", N_("%(hero)s rolled: the Corruption bonus is used"),
-               hero_keys("corruption"), op)
-
-
-@bp.post("/t/<token>/others/forced")
-def forced(token):
-    def op(doc, form, args):
-        state.take_forced(doc, form.hero.data)
-        h = state.hero(doc["state"]["game"], form.hero.data)
-        args.update(hero=state.hero_label(h), level=h["corruption"])
-    return act(token, forms.HeroForm(), "others.forced", N_("%(hero)s took Forced Corruption (level %(level)d)"),
-               hero_keys("corruption"), op)
-
-
 @bp.post("/t/<token>/others/wound")
 def wound(token):
     def op(doc, form, args):
@@ -366,33 +345,6 @@ def heal(token):
                hero_keys("wounds"), op)
 
 
-@bp.post("/t/<token>/others/repent")
-def repent(token):
-    def op(doc, form, args):
-        state.repent(doc, form.hero.data)
-        h = state.hero(doc["state"]["game"], form.hero.data)
-        args.update(hero=state.hero_label(h), level=h["corruption"])
-    return act(token, forms.HeroForm(), "others.repent", N_("%(hero)s repented (level %(level)d)"),
-               hero_keys("corruption"), op)
-
-
-@bp.post("/t/<token>/others/upgrades")
-def upgrades(token):
-    def op(doc, form, args):
-        state.add_upgrades(doc, form.hero.data, form.delta.data)
-        args.update(hero=label(doc, form.hero.data), delta=form.delta.data)
-    return act(token, forms.HeroDeltaForm(), "others.upgrades", N_("%(hero)s: Upgrade cards %(delta)+d"), (), op)
-
-
-@bp.post("/t/<token>/others/innocents")
-def innocents(token):
-    def op(doc, form, args):
-        state.add_innocents(doc, form.hero.data, form.delta.data)
-        args.update(hero=label(doc, form.hero.data), delta=form.delta.data)
-    return act(token, forms.HeroDeltaForm(), "others.innocents", N_("%(hero)s: Innocents %(delta)+d"),
-               hero_keys("innocents"), op)
-
-
 @bp.post("/t/<token>/others/npc")
 def npc(token):
     form = forms.NpcForm()
@@ -403,15 +355,6 @@ def npc(token):
         args.update(hero=label(doc, form.hero.data), npc={"term": state.NPC_NAMES[form.npc.data]})
     msg = N_("%(hero)s took the %(npc)s token") if held else N_("%(hero)s left the %(npc)s token on the board")
     return act(token, form, "others.npc", msg, lambda f: (f"game.npcs.{f.npc.data}",), op)
-
-
-@bp.post("/t/<token>/others/dark-past")
-def dark_past(token):
-    def op(doc, form, args):
-        state.reveal_dark_past(doc, form.hero.data)
-        args["hero"] = label(doc, form.hero.data)
-    return act(token, forms.HeroForm(), "others.darkpast", N_("%(hero)s revealed their Dark Past"),
-               hero_keys("dark_past"), op)
 
 
 @bp.post("/t/<token>/others/replace")
