@@ -262,3 +262,15 @@ def test_the_fight_helper_from_dice_to_wounds(make_phone):
     leader = dashboard(page, "Leader")
     levels_shown(leader, 3, 2)
     check_page(page)
+
+    # A spectator's phone on the view-only link sees the same dashboard, without a single control.
+    tab(page, "Players & table")
+    page.get_by_text("Invite players").click()
+    view_link = page.get_by_label("View-only link (for a screen or a spectator)").input_value()
+    watcher = make_phone().page
+    visit(watcher, view_link + "/heroes")
+    levels_shown(dashboard(watcher, "Leader"), 3, 2)
+    assert watcher.locator("main form").count() == 0
+    tab(watcher, "Round")
+    expect(watcher.get_by_role("heading", name="Round 1 · Start of Round")).to_be_visible()
+    check_page(watcher)
