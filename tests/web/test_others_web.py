@@ -583,6 +583,20 @@ def test_reaction_taps_from_two_phones_conflict_rather_than_double_spend(tables,
     assert tables.post(playing, "others/reaction", {"delta": 1}, version=seen).status_code == 409
 
 
+def test_a_turn_tapped_on_last_rounds_screen_is_refused_after_the_reset(tables, playing):
+    hid = lineup(tables, playing)[0]
+    seen = tables.version(playing)
+    ok(tables.post(playing, "others/round/end", {}, version=seen))
+    assert tables.post(playing, "others/turn", {"hero": hid, "value": 0}, version=seen).status_code == 409
+    assert hero(tables, playing, hid)["turns_spent"] == 0
+
+
+def test_a_player_joining_during_setup_deals_the_heroes_again(tables, token):
+    ok(tables.post(token, "players/add", {"name": "Cy"}))
+    g = gs(tables, token)
+    assert len(g["lineup"]) == 3 and {h["controller"] for h in g["heroes"] if h["controller"]} == {2, 3, 4}
+
+
 # -- junk never gives a 500 -----------------------------------------------------------------------
 
 ROUTES = ["roles", "sin", "story", "team", "setup/tick", "start", "first", "turn", "turn/back", "extra-turns",
@@ -610,3 +624,21 @@ def test_junk_never_crashes(tables, playing, route):
 def test_a_stale_or_missing_version_is_handled(client, tables, playing, route):
     resp = client.post(f"/t/{playing}/others/{route}", data={"hero": 1, "v": "x"}, headers=HX)
     assert resp.status_code == 422
+
+
+def test_every_term_and_rule_link_in_the_templates_exists():
+    """term() and rule_url() fail loudly only on the branch that renders them; check every one here."""
+    import pathlib
+
+    from companion.games.others import state
+    from companion.rules import content
+
+    text = "".join(p.read_text() for p in pathlib.Path("templates/others").glob("*.html"))
+    terms = set(re.findall(r"term\('others', '([^']+)'", text)) | set(state.NPC_NAMES.values())
+    assert len(terms) > 10
+    assert [t for t in terms if not content.find_term("others", t)] == []
+    known = set(content.sections("others"))
+    linked = re.findall(r"rule_url\('others', '([^']+)'\)", text)
+    checklist = re.findall(r'\("[a-z-]+", [^\n]*?, "([a-z-]+)"\),', text)  # the setup steps' sections
+    assert len(linked) > 10 and len(checklist) == 14
+    assert [s for s in linked + checklist if s not in known] == []

@@ -344,6 +344,8 @@ def start_game(doc: dict) -> None:
         raise Invalid(problems)
     hps = hero_player_ids(doc["state"])
     gs["hero_number"] = rules.hero_number(len(hps))
+    # Seats may have moved since the team was saved: turn order follows the table as it sits now.
+    gs["lineup"].sort(key=lambda hid: (hps.index(hero(gs, hid)["controller"]), hid))
     for h in gs["heroes"]:
         h.update(corruption=rules.CORRUPTION_MIN, wounds=[], turns_spent=0, extra_turns=0, city_used=False,
                  upgrades=0, innocents=0, npcs=[], pending=None, replaced_by=None,

@@ -259,8 +259,9 @@ def round_end(token):
     def op(doc, form, args):
         state.end_round(doc)
         args["n"] = doc["state"]["game"]["round"]
+    # It flips every hero's tokens: a tap made on a screen from the old round must not land in the new one.
     return act(token, forms.OthersForm(), "others.round.end", N_("Tokens reset: round %(n)d begins"),
-               ("game.round",), op)
+               ("game.round", "game.heroes", "game.reactions", "game.sin_card"), op)
 
 
 # -- missions ---------------------------------------------------------------------------------------
