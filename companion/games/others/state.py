@@ -671,11 +671,18 @@ def kill(doc: dict, hid: int) -> None:
     h["status"] = "dead"
     h["pending"] = None
     h["extra_turns"] = 0
-    dropped = [NPC_NAMES[n] for n in h["npcs"]]
-    if dropped or h["innocents"]:
-        add_alert(gs, N_("%(hero)s died: put %(what)s in the space where they fell."), hero=hero_label(h),
-                  what={"msg": N_("%(npcs)s and %(n)d Innocent(s)"),
-                        "args": {"npcs": ", ".join(dropped) or "-", "n": h["innocents"]}})
+    npcs = [{"term": NPC_NAMES[n]} for n in h["npcs"]]
+    npc_list = {"msg": ", ".join(f"%(n{i})s" for i in range(len(npcs))),  # no words: needs no translation
+                "args": {f"n{i}": npc for i, npc in enumerate(npcs)}}
+    if npcs and h["innocents"]:
+        add_alert(gs, N_("%(hero)s died: put %(npcs)s and %(n)d Innocent(s) in the space where they fell."),
+                  hero=hero_label(h), npcs=npc_list, n=h["innocents"])
+    elif npcs:
+        add_alert(gs, N_("%(hero)s died: put %(npcs)s in the space where they fell."), hero=hero_label(h),
+                  npcs=npc_list)
+    elif h["innocents"]:
+        add_alert(gs, N_("%(hero)s died: put %(n)d Innocent(s) in the space where they fell."),
+                  hero=hero_label(h), n=h["innocents"])
     h["npcs"] = []
     h["innocents"] = 0
     if gs.get("fight") and gs["fight"]["hero"] == hid:
