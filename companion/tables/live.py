@@ -190,6 +190,11 @@ def render(t: TableView, *, status: int = 200, bound: Bound | None = None, banne
     """The table page, or only its live region when htmx asked for it."""
     if fragment is None:
         fragment = wants_fragment(LIVE_ID)
+    if banner is None and bound is not None and (bound.errors or bound.general):
+        # The messages also go at the top: on a phone the field may be off screen, and the fresh
+        # page may no longer show the form at all (another phone moved the game on).
+        details = list(dict.fromkeys(bound.general + [m for msgs in bound.errors.values() for m in msgs]))
+        banner = {"kind": "error", "text": _("That was not saved:"), "details": details}
     cacheable = bound is None and banner is None and t.page.cache and "_flashes" not in session
     key = (t.table.id, t.table.version, t.page.slug, t.tok, t.readonly, str(get_locale()),
            request.cookies.get("theme", "auto"), fragment, request.host_url,
@@ -247,16 +252,12 @@ def perform(token: str, form, build: Callable[[object, "TableView"], tuple[store
     key = request.form.get("form_key") or None
 
     def invalid(errors: dict[str, list[str]]):
-        # The messages also go at the top: on a phone the field may be off screen, and a garbled
-        # request may name no form on the page at all.
-        banner = {"kind": "error", "text": _("That was not saved:"),
-                  "details": [m for msgs in errors.values() for m in msgs]}
-        return render(t, status=422, bound=Bound(key, request.form.copy(), errors), banner=banner)
+        return render(t, status=422, bound=Bound(key, request.form.copy(), errors))
 
     if not form.validate():
         return invalid({k: [str(m) for m in v] for k, v in form.errors.items()})
-    change, mutate = build(form, t)
     try:
+        change, mutate = build(form, t)
         table = store.apply(get_session(), table.id, seen_version(), change, mutate)
     except Invalid as err:
         return invalid(err.as_dict(_))

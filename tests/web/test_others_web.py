@@ -54,7 +54,11 @@ def ok(resp):
 
 def errors_of(resp) -> list[str]:
     html = resp.get_data(as_text=True)
-    return [re.sub(r"\s+", " ", m).strip() for m in re.findall(r'class="error"[^>]*>(.*?)</p>', html, re.S)]
+    found = re.findall(r'class="error[^"]*"[^>]*>(.*?)</p>', html, re.S)
+    # The shared "not saved" banner lists every message too (it is all a stale phone sees).
+    for banner in re.findall(r'<div class="notice notice-error".*?</div>', html, re.S):
+        found += re.findall(r"<li>(.*?)</li>", banner, re.S)
+    return list(dict.fromkeys(re.sub(r"\s+", " ", m).strip() for m in found))
 
 
 def refused(resp, fragment: str, status=422):

@@ -22,7 +22,8 @@ GAME = Game(
         Page("round", N_("Round"), "others/round.html"),
         Page("heroes", N_("Heroes"), "others/heroes.html"),
         Page("fight", N_("Fight"), "others/fight.html"),
-        Page("apocalypse", N_("Apocalypse"), "others/apocalypse.html"),
+        # Lists the server-wide Apocalypse presets, which change without the table changing.
+        Page("apocalypse", N_("Apocalypse"), "others/apocalypse.html", cache=False),
     ),
     blueprint=bp,
     new_state=state.new_state,
