@@ -109,14 +109,16 @@ class Result:
 
 @dataclass(frozen=True)
 class _Text:
-    """A shown text and its words: (start, end, stem or None)."""
+    """A shown text, its words (start, end, stem or None) and the set of its stems."""
 
     text: str
     words: tuple[tuple[int, int, str | None], ...]
+    stems: frozenset[str]
 
     @classmethod
     def of(cls, text: str, lang: str) -> _Text:
-        return cls(text, analysis.spans(text, lang))
+        words = analysis.spans(text, lang)
+        return cls(text, words, frozenset(s for _, _, s in words if s))
 
 
 @dataclass(frozen=True)
@@ -356,7 +358,7 @@ class Index:
         query = query[:MAX_QUERY]
         folded = fold(query)
         typing = bool(query) and not query[-1].isspace()
-        found: dict[tuple[str, str], dict[str, tuple[float, _Plan, int]]] = {}
+        found: dict[tuple[str, str], dict[str, tuple[float, float, _Plan, int]]] = {}
         corrections: dict[str, str] = {}
         db = self._db()
         for game in (games if games is not None else self.games):
@@ -368,23 +370,22 @@ class Index:
                 rows = db.execute(self._sql, (self._match_expression(plan), first, last)).fetchall()
                 for rowid, bm25 in rows:
                     row = self.rows[rowid - 1]
-                    score = -bm25 * (1 + COVERAGE * self._coverage(plan, row))
-                    found.setdefault((game, row.slug), {})[row_lang] = (score, plan, rowid)
+                    coverage = self._coverage(plan, row)
+                    score = -bm25 * (1 + COVERAGE * coverage)
+                    found.setdefault((game, row.slug), {})[row_lang] = (score, coverage, plan, rowid)
                 if rows:
                     for g in plan.groups:
                         if g.corrected:
                             corrections.setdefault(g.word, g.corrected)
         # A section found in several languages counts once, at its best score; it is shown in the
-        # reader's language unless the query plainly speaks the other one (a French question on an
-        # English page shows the French title and text, where its words are highlighted).
+        # reader's language unless the other version answers more of the query's words (a French
+        # question on an English page shows the French title and text, where its words are marked).
         ranked = sorted(found.items(), key=lambda kv: (-max(v[0] for v in kv[1].values()), kv[0]))[:limit]
         hits = []
         for (game, slug), by_lang in ranked:
             score = max(v[0] for v in by_lang.values())
-            row_lang = max(by_lang, key=lambda k: by_lang[k][0])
-            if lang in by_lang and by_lang[lang][0] >= 0.5 * score:
-                row_lang = lang
-            _, plan, rowid = by_lang[row_lang]
+            row_lang = max(by_lang, key=lambda k: (by_lang[k][1], k == lang, by_lang[k][0]))
+            _, _, plan, rowid = by_lang[row_lang]
             row = self.rows[rowid - 1]
             marks = plan.highlight()
             snippet, anchor = _snippet(row, marks)
@@ -412,13 +413,26 @@ def _highlight(text: _Text, marks: set[str], start: int = 0, end: int | None = N
 
 def _window(text: _Text, marks: set[str], size: int) -> tuple[int, int, int]:
     """(score, first word, last word) of the best run of `size` words: distinct matches count most."""
+    n = len(text.words)
+    if n == 0 or text.stems.isdisjoint(marks):
+        return (0, 0, min(size, n) - 1)
     flags = [s if s is not None and s in marks else None for _, _, s in text.words]
-    best = (0, 0, min(size, len(flags)) - 1)
-    for i in range(max(1, len(flags) - size + 1)):
-        run = [f for f in flags[i:i + size] if f]
-        score = 3 * len(set(run)) + len(run)
-        if score > best[0]:
-            best = (score, i, min(i + size, len(flags)) - 1)
+    counts: Counter = Counter()
+    matches = 0
+    best = (0, 0, min(size, n) - 1)
+    for i, f in enumerate(flags):
+        if f:
+            counts[f] += 1
+            matches += 1
+        if i >= size and (gone := flags[i - size]):
+            counts[gone] -= 1
+            matches -= 1
+            if not counts[gone]:
+                del counts[gone]
+        if i >= size - 1 or i == n - 1:
+            score = 3 * len(counts) + matches
+            if score > best[0]:
+                best = (score, max(0, i - size + 1), i)
     return best
 
 

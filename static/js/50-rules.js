@@ -100,23 +100,40 @@
   }
 
   /* A search that cannot reach the server: say so and offer what can be read offline. */
-  function searchFailed(e, key) {
-    var form = e.target && e.target.closest ? e.target.closest("[data-rules-search]") : null;
-    if (!form) return;
-    e.stopPropagation();  // not the table's "change not saved" toast: nothing was being saved
+  function searchForm(e) {
+    return e.target && e.target.closest ? e.target.closest("[data-rules-search]") : null;
+  }
+
+  function showUnreachable(form, key) {
     var prefix = form.id.replace(/-form$/, "");
     var results = document.getElementById(prefix + "-results");
     var status = document.getElementById(prefix + "-status");
     if (!results) return;
     results.textContent = "";
-    var note = el("p", "offline-note", msg(key));
-    results.appendChild(note);
+    results.appendChild(el("p", "offline-note", msg(key)));
     if (status) status.textContent = msg(key);
     listSaved(results);
   }
-  document.addEventListener("htmx:sendError", function (e) { searchFailed(e, "offline-search"); }, true);
+
+  // Known to be offline: answer at once instead of waiting for the request to fail.
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var form = searchForm(e);
+    if (!form || navigator.onLine !== false) return;
+    e.preventDefault();
+    showUnreachable(form, "offline-search");
+  }, true);
+  // The request failed: not the table's "change not saved" toast, nothing was being saved.
+  document.addEventListener("htmx:sendError", function (e) {
+    var form = searchForm(e);
+    if (!form) return;
+    e.stopPropagation();
+    showUnreachable(form, "offline-search");
+  }, true);
   document.addEventListener("htmx:responseError", function (e) {
-    if (e.detail && e.detail.xhr && e.detail.xhr.status >= 500) searchFailed(e, "unavailable");
+    var form = searchForm(e);
+    if (!form || !e.detail || !e.detail.xhr || e.detail.xhr.status < 500) return;
+    e.stopPropagation();
+    showUnreachable(form, "unavailable");
   }, true);
 
   var offlineToc = document.querySelector("[data-offline-toc]");
