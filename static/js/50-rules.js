@@ -50,10 +50,12 @@
     }
   }
 
-  /* The rules saved on this phone, current game first, as lists of links in `container`. */
-  function listSaved(container) {
+  /* The rules saved on this phone, current game first, as lists of links in `container`
+     (unless `stillWanted` says the container has moved on by the time the cache answers). */
+  function listSaved(container, stillWanted) {
+    var wanted = stillWanted || function () { return true; };
     var done = function (found) {
-      if (!found) container.appendChild(el("p", "hint", msg("offline-none")));
+      if (!found && wanted()) container.appendChild(el("p", "hint", msg("offline-none")));
     };
     if (!window.caches || !indexUrl) return done(false);
     return caches.match(indexUrl).then(function (response) {
@@ -68,6 +70,7 @@
         return Promise.all(urls.map(function (u) { return caches.match(u, { ignoreVary: true }); }))
           .then(function (hits) { return { game: g, hits: hits }; });
       })).then(function (all) {
+        if (!wanted()) return;
         var found = false;
         all.forEach(function (entry) {
           var saved = entry.game.sections.filter(function (s, i) { return entry.hits[i + 1]; });
@@ -109,11 +112,19 @@
     var results = document.getElementById(prefix + "-results");
     var status = document.getElementById(prefix + "-status");
     if (!results) return;
+    // Already showing it: leave the list alone (it may be under the player's thumb).
+    if (results.getAttribute("data-unreachable") === key && results.firstChild) return;
+    results.setAttribute("data-unreachable", key);
     results.textContent = "";
     results.appendChild(el("p", "offline-note", msg(key)));
     if (status) status.textContent = msg(key);
-    listSaved(results);
+    listSaved(results, function () { return results.getAttribute("data-unreachable") === key; });
   }
+
+  // An answer from the server replaces the offline note: forget it was shown.
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (e.target && e.target.removeAttribute) e.target.removeAttribute("data-unreachable");
+  });
 
   // Known to be offline: answer at once instead of waiting for the request to fail.
   document.addEventListener("htmx:beforeRequest", function (e) {
