@@ -150,16 +150,23 @@
   var offlineToc = document.querySelector("[data-offline-toc]");
   if (offlineToc) listSaved(offlineToc);
 
-  /* The header's search sheet: focus the box when it opens; Escape or a tap elsewhere closes it. */
+  /* The header's search sheet: the box takes the focus in the same tap that opens it (a phone only
+     raises its keyboard for a focus given during the tap); Escape or a tap elsewhere closes it. */
   var panel = document.querySelector(".search-panel");
+  var summary = panel && panel.querySelector("summary");
+  if (summary) {
+    summary.addEventListener("click", function (e) {
+      e.preventDefault();
+      panel.open = !panel.open;
+      var box = panel.open ? panel.querySelector("input[type=search]") : null;
+      if (box) box.focus();
+    });
+  }
 
   document.addEventListener("toggle", function (e) {
     var d = e.target;
     if (!d.open) return;
-    if (d === panel) {
-      var box = panel.querySelector("input[type=search]");
-      if (box) box.focus();
-    } else if (d.matches && d.matches("details.term")) {
+    if (d.matches && d.matches("details.term")) {
       // One explanation open at a time.
       var open = document.querySelectorAll("details.term[open]");
       for (var i = 0; i < open.length; i++) if (open[i] !== d) open[i].open = false;
