@@ -149,7 +149,7 @@ def test_a_french_reader_gets_french_titles_and_links(client):
 def test_a_french_hit_on_an_english_page_opens_in_french(client):
     page = html(client.get("/rules/search?q=combien+de+pierres&game=sins"))
     assert 'href="/rules/sins/setup-stones?lang=fr" hreflang="fr"' in page
-    assert '<span class="hit-title" lang="fr">' in page
+    assert re.search(r'<span class="hit-title" id="rs-hit-1-t" lang="fr">', page)
 
 
 # -- the JSON API ---------------------------------------------------------------------------------
