@@ -239,7 +239,7 @@ def service_worker():
     static = ["app.css", "app.js", "htmx.min.js", "icon.svg"] + [name for name, _, _ in ICONS]
     precache = [asset_url(name) for name in static if name in assets]
     pages = [url_for("rules.index"), url_for("rules.offline"), url_for("rules.offline_index")]
-    sections = "".join(f"{s.game}/{s.lang}/{s.slug}:{_section_digest(s)}" for s in library().all_sections())
+    sections = _content_digest(content_root())
 
     def render(version: str) -> str:
         return render_template(
@@ -257,8 +257,11 @@ def service_worker():
     return resp
 
 
-def _section_digest(sec: content.Section) -> str:
-    return hashlib.sha256(f"{sec.title}\n{sec.summary}\n{sec.source}\n{sec.body}".encode()).hexdigest()[:12]
+@lru_cache(maxsize=8)
+def _content_digest(root: pathlib.Path) -> str:
+    """A fingerprint of every section's text: changed content means a new service worker."""
+    return _fingerprint(*(f"{s.game}/{s.lang}/{s.slug}\n{s.title}\n{s.summary}\n{s.source}\n{s.body}"
+                          for s in content.library(root).all_sections()))
 
 
 @bp.get("/manifest.webmanifest")
