@@ -417,20 +417,21 @@ def _window(text: _Text, marks: set[str], size: int) -> tuple[int, int, int]:
     if n == 0 or text.stems.isdisjoint(marks):
         return (0, 0, min(size, n) - 1)
     flags = [s if s is not None and s in marks else None for _, _, s in text.words]
-    counts: Counter = Counter()
-    matches = 0
+    counts: dict[str, int] = {}
+    matches = distinct = 0
     best = (0, 0, min(size, n) - 1)
     for i, f in enumerate(flags):
         if f:
-            counts[f] += 1
             matches += 1
+            seen = counts.get(f, 0)
+            distinct += seen == 0
+            counts[f] = seen + 1
         if i >= size and (gone := flags[i - size]):
-            counts[gone] -= 1
             matches -= 1
-            if not counts[gone]:
-                del counts[gone]
+            counts[gone] -= 1
+            distinct -= counts[gone] == 0
         if i >= size - 1 or i == n - 1:
-            score = 3 * len(counts) + matches
+            score = 3 * distinct + matches
             if score > best[0]:
                 best = (score, max(0, i - size + 1), i)
     return best
