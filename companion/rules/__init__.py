@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import pathlib
 from functools import lru_cache
+from urllib.parse import parse_qs, urlsplit
 
 from flask import (Blueprint, abort, current_app, jsonify, make_response, render_template, request,
                    url_for)
@@ -97,7 +98,8 @@ def _section_url(game: str, slug: str, shown_lang: str, anchor: str | None = Non
 @bp.app_template_global()
 @pass_context
 def rules_scope(ctx):
-    """The game a page is about (a table's game, a rules page's game), for the header's search."""
+    """The game a page is about, for the header's search: a table's game, the game of a rules page or
+    of a page about one game (its view's `game`, its URL, or its rules_url block in base.html)."""
     t = ctx.get("t")
     if t is not None and getattr(t, "game", None) is not None:
         return t.game
@@ -105,7 +107,9 @@ def rules_scope(ctx):
     if getattr(page_game, "key", None) in GAMES:
         return page_game
     args = request.view_args or {}
-    for key in (args.get("game"), args.get("game_key"), request.args.get("game")):
+    # A page may name its game through base.html's rules_url block (rules_home: "/rules?game=...").
+    named = parse_qs(urlsplit(str(ctx.get("rules_home") or "")).query).get("game", [None])[0]
+    for key in (args.get("game"), args.get("game_key"), request.args.get("game"), named):
         if key in GAMES:
             return GAMES[key]
     return None

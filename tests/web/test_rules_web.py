@@ -330,6 +330,14 @@ def test_on_a_rules_page_the_search_starts_with_its_game(client):
     assert re.search(r'value="fivesails" checked', page) and 'data-rules-game="fivesails"' in page
 
 
+def test_a_page_that_names_its_games_rules_gets_that_game_first(app):
+    """Pages outside a table (a calculator) name their game by overriding base.html's rules_url."""
+    source = ('{% extends "base.html" %}{% block rules_url %}{{ url_for("rules.index", game="others") }}'
+              '{% endblock %}{% block main %}<h1>Tool</h1>{% endblock %}')
+    page = render(app, source)
+    assert re.search(r'value="others" checked', page) and 'data-rules-game="others"' in page
+
+
 def test_the_search_page_has_no_second_search_sheet(client):
     page = html(client.get("/rules/search?q=x"))
     assert 'id="hs-form"' not in page and page.count('role="search"') == 1
