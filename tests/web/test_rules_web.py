@@ -317,12 +317,31 @@ def test_every_page_has_the_search_entry(client):
     assert 'name="game"' not in page  # no game on the home page: every game
 
 
-def test_on_a_table_page_the_search_starts_with_the_tables_game(app, client):
-    token = Tables(app, client).create("gibbon", names=("Ana", "Bo", "Cy"))
+@pytest.fixture
+def real_app(db_backend, request, tmp_path, monkeypatch):
+    """The app on the package's own content: the game pages link into the real references."""
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    app = make_app(_database_url(db_backend, request, tmp_path), tmp_path)
+    yield app
+    app.extensions["companion.engine"].dispose()
+
+
+def test_on_a_table_page_the_search_starts_with_the_tables_game(real_app):
+    client = real_app.test_client()
+    token = Tables(real_app, client).create("gibbon", names=("Ana", "Bo", "Cy"))
     page = html(client.get(f"/t/{token}"))
     assert re.search(r'<input type="radio" name="game" value="gibbon" checked>', page)
     assert re.search(r'<input type="radio" name="game" value=""\s*>', page)
     assert 'data-rules-game="gibbon"' in page and 'href="/rules/gibbon"' in page
+
+
+def test_a_view_only_table_page_links_to_the_search_page_instead_of_a_form(real_app):
+    client = real_app.test_client()
+    tables = Tables(real_app, client)
+    view = tables.table(tables.create("sins")).view_token
+    page = html(client.get(f"/t/{view}"))
+    assert '<a class="top-rules" href="/rules?game=sins">' in page and 'id="hs-form"' not in page
+    assert "<form" not in page.split("<footer")[0]
 
 
 def test_on_a_rules_page_the_search_starts_with_its_game(client):
