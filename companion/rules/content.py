@@ -13,13 +13,18 @@ Front matter:
     keywords: what players call it, slang and synonyms, e.g. ["gems"] (optional): search
     related:  slugs of sections worth reading next (optional)
 
+The body is CommonMark with tables. Headings inside it get stable ids (`#h-<heading>`), so a search
+result can open the section scrolled to the part that matched; the body's top heading level is shown
+as <h2> whatever level the file uses (the section title is the page's <h1>). Raw HTML is shown as text.
+
 Every sentence is ours; facts, numbers and term names come from ../shared/rulebooks.
-Pure: no Flask import. Loaded once and cached.
+Pure: no Flask import. Loaded once per content folder and cached.
 """
 from __future__ import annotations
 
 import pathlib
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -28,11 +33,21 @@ from markdown_it import MarkdownIt
 
 CONTENT = pathlib.Path(__file__).resolve().parent / "content"
 GAME_KEYS = ("sins", "gibbon", "fivesails", "others")
+LANGS = ("en", "fr")
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 REQUIRED = ("title", "source", "summary", "group", "order")
 
 # html=False: any HTML in the content is shown as text, never interpreted.
 _md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+
+
+@dataclass(frozen=True)
+class Block:
+    """A part of a section's body: the text under one heading (the first block has no heading)."""
+
+    anchor: str | None  # the heading's id, None for the text before the first heading
+    heading: str
+    text: str  # plain words as shown, without Markdown syntax
 
 
 @dataclass(frozen=True)
@@ -50,15 +65,77 @@ class Section:
     keywords: tuple[str, ...] = ()
     related: tuple[str, ...] = ()
     html: str = field(default="", compare=False)
+    blocks: tuple[Block, ...] = field(default=(), compare=False)
 
     @property
     def text(self) -> str:
-        """The body as plain words, for the search index."""
-        return re.sub(r"[#*_`>|\[\]()-]+", " ", self.body)
+        """The body as plain words (headings included), for the search index."""
+        return " ".join(filter(None, (f"{b.heading} {b.text}".strip() for b in self.blocks)))
 
 
 class ContentError(ValueError):
     pass
+
+
+def heading_id(text: str) -> str:
+    """A heading's anchor: ASCII, lowercase, hyphenated, prefixed so it never clashes with the page's ids."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return "h-" + (re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-") or "part")
+
+
+def _inline_text(token) -> str:
+    parts = []
+    for child in token.children or ():
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif child.type == "image":
+            parts.append(child.content)
+    return "".join(parts)
+
+
+def render(body: str) -> tuple[str, tuple[Block, ...]]:
+    """The body's HTML (heading ids, levels from h2, wide tables scroll) and its plain-text blocks."""
+    tokens = _md.parse(body)
+    levels = [int(t.tag[1]) for t in tokens if t.type == "heading_open"]
+    shift = 2 - min(levels) if levels else 0
+    blocks: list[Block] = []
+    anchor, heading, words, cells, rows = None, "", [], [], []
+    seen: set[str] = set()
+
+    def close_block():
+        if heading or words:
+            blocks.append(Block(anchor, heading, re.sub(r"\s+", " ", " ".join(words)).strip()))
+
+    for i, tok in enumerate(tokens):
+        if tok.type in ("heading_open", "heading_close"):
+            tok.tag = f"h{min(6, int(tok.tag[1]) + shift)}"
+        if tok.type == "heading_open":
+            close_block()
+            heading = _inline_text(tokens[i + 1]).strip()
+            anchor, n = heading_id(heading), 2
+            while anchor in seen:
+                anchor, n = f"{heading_id(heading)}-{n}", n + 1
+            seen.add(anchor)
+            tok.attrSet("id", anchor)
+            words = []
+        elif tok.type == "inline" and tokens[i - 1].type != "heading_open":
+            if tokens[i - 1].type in ("th_open", "td_open"):
+                cells.append(_inline_text(tok).strip())
+            else:
+                words.append(_inline_text(tok))
+        elif tok.type == "tr_close":
+            rows.append(" – ".join(cells))
+            cells = []
+        elif tok.type == "table_close":
+            words.append(" · ".join(rows) + " ·")
+            rows = []
+    close_block()
+    html = _md.renderer.render(tokens, _md.options, {})
+    # A wide table scrolls inside its own box (focusable, so it can be scrolled from the keyboard).
+    html = html.replace("<table>", '<div class="table-scroll" tabindex="0"><table>').replace("</table>", "</table></div>")
+    return html, tuple(blocks)
 
 
 def parse(path: pathlib.Path, game: str, lang: str) -> Section:
@@ -66,59 +143,129 @@ def parse(path: pathlib.Path, game: str, lang: str) -> Section:
     match = re.match(r"^---\n(.*?)\n---\n(.*)$", raw, flags=re.S)
     if not match:
         raise ContentError(f"{path}: no front matter")
-    meta = yaml.safe_load(match.group(1)) or {}
+    try:
+        meta = yaml.safe_load(match.group(1)) or {}
+    except yaml.YAMLError as err:
+        raise ContentError(f"{path}: front matter is not valid YAML: {err}") from err
+    if not isinstance(meta, dict):
+        raise ContentError(f"{path}: front matter must be a mapping")
     missing = [k for k in REQUIRED if k not in meta]
     if missing:
         raise ContentError(f"{path}: front matter lacks {', '.join(missing)}")
     slug = path.stem
     if not SLUG_RE.match(slug):
         raise ContentError(f"{path}: file name must be a lowercase-hyphenated slug")
+    for key in ("terms", "keywords", "related"):
+        if not isinstance(meta.get(key) or [], list):
+            raise ContentError(f"{path}: {key} must be a list")
     body = match.group(2).strip()
+    html, blocks = render(body)
     return Section(
         game=game, slug=slug, lang=lang, title=str(meta["title"]), source=str(meta["source"]),
         summary=str(meta["summary"]), group=str(meta["group"]), order=float(meta["order"]), body=body,
-        terms=tuple(meta.get("terms") or ()), keywords=tuple(str(k) for k in meta.get("keywords") or ()),
-        related=tuple(meta.get("related") or ()), html=_md.render(body),
+        terms=tuple(str(t) for t in meta.get("terms") or ()),
+        keywords=tuple(str(k) for k in meta.get("keywords") or ()),
+        related=tuple(str(r) for r in meta.get("related") or ()), html=html, blocks=blocks,
     )
 
 
-@lru_cache(maxsize=1)
+class Library:
+    """Every game's sections read from one content folder: {(game, lang): {slug: Section}}."""
+
+    def __init__(self, data: dict[tuple[str, str], dict[str, Section]], root: pathlib.Path | None = None):
+        self.data = data
+        self.root = root
+
+    @classmethod
+    def read(cls, root: pathlib.Path) -> Library:
+        data: dict[tuple[str, str], dict[str, Section]] = {}
+        for game in GAME_KEYS:
+            for lang, folder in (("en", root / game), ("fr", root / game / "fr")):
+                if not folder.is_dir():
+                    continue
+                found = [parse(p, game, lang) for p in folder.glob("*.md")]
+                found.sort(key=lambda s: (s.order, s.slug))
+                if found:
+                    data[(game, lang)] = {s.slug: s for s in found}
+        return cls(data, root)
+
+    def sections(self, game: str, lang: str = "en") -> dict[str, Section]:
+        """A game's sections in `lang`, in reading order, falling back to English where no translation exists."""
+        english = self.data.get((game, "en"), {})
+        if lang == "en":
+            return english
+        local = self.data.get((game, lang), {})
+        return {slug: local.get(slug, sec) for slug, sec in english.items()}
+
+    def section(self, game: str, slug: str, lang: str = "en") -> Section | None:
+        return self.sections(game, lang).get(slug)
+
+    def languages(self, game: str) -> tuple[str, ...]:
+        """The languages a game's reference is written in (English first)."""
+        return tuple(lang for lang in LANGS if (game, lang) in self.data)
+
+    def translated(self, game: str, slug: str, lang: str) -> bool:
+        return slug in self.data.get((game, lang), {})
+
+    def find_term(self, game: str, term: str, lang: str = "en") -> Section | None:
+        """The section that explains a term (matched case-insensitively against `terms`, in any language)."""
+        wanted = term.casefold()
+        for sec in self.sections(game, lang).values():
+            if any(t.casefold() == wanted for t in sec.terms):
+                return sec
+        for sec in self.sections(game, "en").values():
+            if any(t.casefold() == wanted for t in sec.terms):
+                return self.sections(game, lang).get(sec.slug, sec)
+        return None
+
+    def all_sections(self):
+        """Every section in every language (the search index reads these)."""
+        for secs in self.data.values():
+            yield from secs.values()
+
+    def problems(self) -> list[str]:
+        """What is inconsistent in the content: links to missing sections, translations without an
+        English original, a term explained twice. Empty when all is well."""
+        out = []
+        for (game, lang), secs in sorted(self.data.items()):
+            english = self.data.get((game, "en"), {})
+            for slug, sec in secs.items():
+                where = f"{game}/{lang}/{slug}" if lang != "en" else f"{game}/{slug}"
+                if slug not in english:
+                    out.append(f"{where}: translated section has no English original")
+                for rel in sec.related:
+                    if rel not in english:
+                        out.append(f"{where}: related section {rel!r} does not exist")
+            explained: dict[str, str] = {}
+            for slug, sec in secs.items():
+                for t in sec.terms:
+                    key = t.casefold()
+                    if key in explained and explained[key] != slug:
+                        out.append(f"{game}/{lang}: term {t!r} is explained by both {explained[key]} and {slug}")
+                    explained.setdefault(key, slug)
+        return out
+
+
+@lru_cache(maxsize=8)
+def library(root: pathlib.Path = CONTENT) -> Library:
+    """The sections under `root` (the package's content by default), read once."""
+    return Library.read(pathlib.Path(root))
+
+
 def load(root: pathlib.Path = CONTENT) -> dict[tuple[str, str], dict[str, Section]]:
     """{(game, lang): {slug: Section}} in reading order."""
-    out: dict[tuple[str, str], dict[str, Section]] = {}
-    for game in GAME_KEYS:
-        for lang, folder in (("en", root / game), ("fr", root / game / "fr")):
-            if not folder.is_dir():
-                continue
-            sections = [parse(p, game, lang) for p in folder.glob("*.md")]
-            sections.sort(key=lambda s: (s.order, s.slug))
-            if sections:
-                out[(game, lang)] = {s.slug: s for s in sections}
-    return out
+    return library(root).data
 
 
 def sections(game: str, lang: str = "en") -> dict[str, Section]:
     """A game's sections in `lang`, falling back to English where no translation exists."""
-    data = load()
-    english = data.get((game, "en"), {})
-    if lang == "en":
-        return english
-    local = data.get((game, lang), {})
-    return {slug: local.get(slug, sec) for slug, sec in english.items()}
+    return library().sections(game, lang)
 
 
 def section(game: str, slug: str, lang: str = "en") -> Section | None:
-    return sections(game, lang).get(slug)
+    return library().section(game, slug, lang)
 
 
 def find_term(game: str, term: str, lang: str = "en") -> Section | None:
     """The section that explains a term (matched case-insensitively against `terms`)."""
-    wanted = term.casefold()
-    for sec in sections(game, lang).values():
-        if any(t.casefold() == wanted for t in sec.terms):
-            return sec
-    english = sections(game, "en")
-    for sec in english.values():
-        if any(t.casefold() == wanted for t in sec.terms):
-            return sections(game, lang).get(sec.slug, sec)
-    return None
+    return library().find_term(game, term, lang)

@@ -1,0 +1,283 @@
+"""The rules search engine on small fixture content: stems, prefixes, typos, synonyms, French,
+ranking, highlighting and escaping. The real references have their own question set
+(test_rules_questions.py)."""
+from __future__ import annotations
+
+import pathlib
+import re
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.rules import analysis
+from companion.rules.content import Library
+from companion.rules.search import LIMIT, MAX_QUERY, Index, Synonyms
+
+FIXTURE = pathlib.Path(__file__).resolve().parent.parent / "rules_fixture"
+QUESTIONS = yaml.safe_load((FIXTURE / "questions.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def index():
+    return Index(Library.read(FIXTURE / "content").all_sections(), Synonyms.read())
+
+
+def found(result) -> list[str]:
+    return [f"{h.game}/{h.slug}" for h in result.hits]
+
+
+def marked(parts) -> list[str]:
+    return [text for text, hit in parts if hit]
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c["q"]) for c in QUESTIONS])
+def test_fixture_question_finds_its_section_in_the_top_3(index, case):
+    game = case["expect"].split("/")[0]
+    result = index.search(case["q"], None if case.get("all") else [game], case.get("lang", "en"))
+    assert case["expect"] in found(result)[:3], found(result)
+
+
+# -- words as the engine reads them ---------------------------------------------------------------
+
+@pytest.mark.parametrize("text, words", [
+    pytest.param("Péchés CAPITAUX", ["peches", "capitaux"], id="accents-and-case"),
+    pytest.param("l'Abysse des Âmes", ["l", "abysse", "des", "ames"], id="elision"),
+    pytest.param("tie-break: 7+", ["tie", "break", "7"], id="punctuation"),
+])
+def test_words_are_folded(text, words):
+    assert analysis.words(text) == words
+
+
+def test_stop_words_of_both_languages_are_dropped_but_digits_stay():
+    assert analysis.terms("how many stones with 4 players", "en") == ["stone", "4", "player"]
+    assert analysis.terms("combien de pierres à 4 joueurs", "fr") == ["pierr", "4", "joueur"]
+
+
+def test_word_spans_point_into_the_original_text():
+    text = "Les Péchés d'Âme"
+    spans = analysis.spans(text, "fr")
+    assert [text[a:b] for a, b, _ in spans] == ["Les", "Péchés", "d", "Âme"]
+    assert [s for _, _, s in spans] == [None, "pech", None, "ame"]
+
+
+@pytest.mark.parametrize("typed, likely, unlikely", [
+    pytest.param("gmes", "gems", "goes", id="swapped-letters"),
+    pytest.param("hst", "hat", "hit", id="neighbouring-key"),
+    pytest.param("wound", "wounds", "would", id="missing-letter"),
+])
+def test_typo_cost_prefers_the_likelier_slip(typed, likely, unlikely):
+    assert analysis.typo_cost(typed, likely) < analysis.typo_cost(typed, unlikely)
+
+
+# -- what players type ----------------------------------------------------------------------------
+
+def test_stems_match_other_word_forms(index):
+    hits = index.search("stone", ["sins"]).hits
+    assert hits[0].slug == "setup-stones"
+    assert "Stones" in marked(hits[0].title)
+
+
+def test_the_word_being_typed_stands_for_the_words_it_starts(index):
+    assert found(index.search("heartless mon", ["gibbon"]))[0] == "gibbon/heartless-monkey-hat"
+    assert found(index.search("penitenz"))[0] == "sins/penitenziagite"
+
+
+def test_a_finished_word_is_not_taken_as_a_prefix(index):
+    """"play " (with a space after it) is the word play, not also player; while typing it is both."""
+    def marks(query):
+        return {w.casefold() for h in index.search(query, ["sins"]).hits for w in marked(h.title) + marked(h.snippet)}
+
+    assert "play" in marks("play ") and not {"player", "players"} & marks("play ")
+    assert {"player", "players"} & marks("play")
+
+
+def test_an_unknown_start_of_a_word_stands_for_the_words_it_starts(index):
+    assert found(index.search("dam ", ["fivesails"]))[0] == "fivesails/wounds"
+
+
+@pytest.mark.parametrize("query, expect, correction", [
+    pytest.param("stoens", "sins/setup-stones", ("stoens", "stones"), id="swap"),
+    pytest.param("heartles monky", "gibbon/heartless-monkey-hat", ("monky", "monkey"), id="two-typos"),
+    pytest.param("restricted hostilties", "fivesails/restricted-hostilities", ("hostilties", "hostilities"), id="long"),
+    pytest.param("gmes", "sins/setup-stones", ("gmes", "gems"), id="typo-then-synonym"),
+])
+def test_small_typos_are_corrected_and_reported(index, query, expect, correction):
+    result = index.search(query)
+    assert found(result)[0] == expect
+    assert result.corrections[correction[0]] == correction[1]
+
+
+def test_a_short_unknown_word_is_not_guessed(index):
+    """Three letters are too few to guess a typo from: "xyz" finds nothing rather than anything."""
+    assert index.search("xyz ").hits == ()
+    assert index.search("xyz ").corrections == {}
+
+
+def test_a_word_of_the_other_language_is_not_corrected(index):
+    """"pierres" is French: the English side does not bend it into some English word."""
+    result = index.search("pierres", ["sins"], "en")
+    assert result.corrections == {}
+    assert result.hits[0].lang == "fr"
+
+
+@pytest.mark.parametrize("query, game, expect, marks", [
+    pytest.param("gems", "sins", "setup-stones", {"Stones", "Forgiveness"}, id="gems"),
+    pytest.param("damage", "fivesails", "wounds", {"wound", "Wounds", "damage"}, id="damage-is-wounds"),
+    pytest.param("hat", "gibbon", "heartless-monkey-hat", {"Heartless", "Monkey", "Hat"}, id="hat"),
+    pytest.param("first player", "others", "first-hero", {"first", "hero"}, id="first-hero"),
+    pytest.param("pride cards", "sins", None, set(), id="latin-sin-names"),
+])
+def test_synonyms_find_the_rules_words_and_highlight_them(index, query, game, expect, marks):
+    hits = index.search(query, [game]).hits
+    if expect is None:
+        return  # the fixture has no Superbia section: the synonym must not break anything
+    assert hits[0].slug == expect
+    shown = set(marked(hits[0].title)) | set(marked(hits[0].snippet))
+    assert marks & shown
+
+
+def test_french_questions_find_the_french_sections(index):
+    hit = index.search("combien de pierres à 4 joueurs ?", ["sins"], "fr").hits[0]
+    assert (hit.slug, hit.lang) == ("setup-stones", "fr")
+    assert hit.title_text == "Les Pierres de Pardon à la mise en place"
+    assert {"pierres", "joueurs", "4"} <= {w.casefold() for w in marked(hit.snippet)}
+
+
+def test_accents_are_optional(index):
+    assert found(index.search("peches", ["sins"], "fr")) == found(index.search("péchés", ["sins"], "fr"))
+    assert found(index.search("egalite", ["sins"], "fr"))[0] == "sins/scoring"
+
+
+def test_a_french_question_on_an_english_page_shows_the_french_text(index):
+    hit = index.search("combien de pierres", ["sins"], "en").hits[0]
+    assert hit.lang == "fr" and hit.title_text.startswith("Les Pierres")
+
+
+def test_an_english_reader_sees_english_when_both_match(index):
+    hit = index.search("abyss", ["sins"], "en").hits[0]
+    assert (hit.slug, hit.lang) == ("abyss", "en")
+    hit = index.search("abyss", ["sins"], "fr").hits[0]
+    assert (hit.slug, hit.lang) == ("abyss", "fr")
+
+
+# -- ranking --------------------------------------------------------------------------------------
+
+def test_a_title_match_ranks_above_a_passing_mention(index):
+    assert found(index.search("lethal", ["fivesails"]))[0] == "fivesails/lethal"
+    assert found(index.search("last judgment", ["sins"]))[0] == "sins/last-judgment"
+
+
+def test_a_section_answering_every_word_ranks_first(index):
+    """"stones" alone is everywhere in 7 - The Sins; with "4 players" the setup table wins."""
+    assert found(index.search("stones 4 players", ["sins"]))[0] == "sins/setup-stones"
+    assert found(index.search("stone count sin", ["sins"]))[0] == "sins/scoring"
+
+
+def test_results_are_limited_and_scored_best_first(index):
+    hits = index.search("the card of a player").hits
+    assert 0 < len(hits) <= LIMIT
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert len(index.search("card", limit=3).hits) == 3
+
+
+def test_a_game_filter_keeps_other_games_out(index):
+    assert {h.game for h in index.search("wounds", ["others"]).hits} == {"others"}
+    assert {h.game for h in index.search("wounds").hits} == {"others", "fivesails"}
+
+
+@pytest.mark.parametrize("query", ["", "   ", "the of and", "?!", "le la les"])
+def test_a_query_without_meaningful_words_finds_nothing(index, query):
+    assert index.search(query).hits == ()
+
+
+def test_a_very_long_query_is_cut_not_refused(index):
+    result = index.search("stones " * 100)
+    assert len(result.query) == MAX_QUERY and result.hits
+
+
+# -- what a hit shows -----------------------------------------------------------------------------
+
+def test_the_snippet_comes_from_the_part_that_matched_and_names_its_heading(index):
+    hit = index.search("parry more than my threat", ["fivesails"]).hits[0]
+    assert hit.slug == "duel-round" and hit.anchor == "h-parry-and-threat"
+    assert hit.snippet_text.startswith("Parry can never take your pool below zero")
+
+
+def test_a_long_passage_is_cut_around_the_match(index):
+    hit = index.search("stone spare", ["sins"]).hits[0]
+    assert hit.slug == "scoring"
+    assert hit.snippet_text.startswith("… ") or hit.snippet_text.endswith(" …")
+    assert len(hit.snippet_text.split()) <= 26
+
+
+def test_stop_words_are_not_highlighted(index):
+    hit = index.search("stones of forgiveness", ["sins"]).hits[0]
+    assert "of" not in marked(hit.title) and {"Stones", "Forgiveness"} <= set(marked(hit.title))
+
+
+def test_a_match_only_in_keywords_shows_the_summary(index):
+    hit = index.search("objective", ["sins"]).hits[0]
+    assert hit.slug == "overview" and hit.snippet_text.startswith("You collect sin cards")
+
+
+def test_content_markup_is_escaped_in_the_snippet(index):
+    hit = index.search("script escaping", ["others"]).hits[0]
+    html = str(hit.snippet_html)
+    assert "<script>" not in html and "&lt;<mark>script</mark>&gt;" in html and "&amp;" in html
+
+
+@pytest.mark.parametrize("query", [
+    '"><img src=x onerror=alert(1)>', "<mark>stones</mark>", 'stones" OR "x', "title:stones", "NEAR(stones abyss)",
+    "stones*", "^stones", "stones AND NOT abyss", "(stones", "stones)", "-stones", "'; DROP TABLE docs; --",
+    "\x00stones", "stones\u202e", "🎲 stones", "ｓｔｏｎｅｓ",
+])
+def test_query_syntax_and_markup_are_only_words(index, query):
+    """Nothing typed reaches FTS5 as syntax or the page as HTML: quotes, operators, column filters."""
+    result = index.search(query)
+    for hit in result.hits:
+        html = str(hit.snippet_html) + str(hit.title_html)
+        assert re.sub(r"</?mark>", "", html).count("<") == 0
+
+
+def test_full_width_letters_are_read_as_letters(index):
+    assert found(index.search("ｓｔｏｎｅｓ", ["sins"]))[0] == "sins/setup-stones"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=MAX_QUERY + 20))
+def test_any_text_searches_safely(index, query):
+    """Whatever is typed: no error, at most 10 hits, titles and snippets are the content's own text
+    with only <mark> as markup."""
+    result = index.search(query)
+    assert len(result.hits) <= LIMIT
+    for hit in result.hits:
+        assert re.sub(r"</?mark>", "", str(hit.snippet_html) + str(hit.title_html)).count("<") == 0
+        assert hit.title_text.strip()
+        assert hit.snippet_text.strip(" …") in _shown_text(index, hit)
+
+
+def _shown_text(index, hit) -> str:
+    row = next(r for r in index.rows if (r.game, r.slug, r.lang) == (hit.game, hit.slug, hit.lang))
+    return " ".join([row.summary.text] + [t.text for _, t, _ in row.blocks])
+
+
+def test_every_thread_searches_its_own_copy_of_the_index(index):
+    queries = ["stones", "hat", "damage", "penitenz", "pierres"] * 20
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(lambda q: found(index.search(q))[:1], queries))
+    assert results == [found(index.search(q))[:1] for q in queries]
+
+
+def test_an_empty_index_answers_nothing():
+    empty = Index([], Synonyms.read())
+    assert empty.search("stones").hits == () and empty.games == []
+
+
+def test_a_synonym_without_words_is_refused():
+    with pytest.raises(ValueError, match="no words"):
+        Synonyms({"sins": {"en": {"the": ["stones"]}}})
+    with pytest.raises(ValueError, match="unknown language"):
+        Synonyms({"sins": {"de": {"steine": ["stones"]}}})
