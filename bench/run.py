@@ -4,11 +4,12 @@
     .venv/bin/python bench/run.py [--seconds 8] [--concurrency 8] [--clients 2]
 
 Starts gunicorn (gunicorn.conf.py, SQLite in a temporary folder), creates a 4-player table of each
-game, then loads each route in turn with concurrent keep-alive clients sending a phone's headers
-(Accept-Encoding: br, gzip). The trivial route (/ping) is measured before and after the others and
+game, then loads each route in turn with concurrent keep-alive clients that behave like phones
+(Accept-Encoding: br, gzip; cookies kept). The trivial route (/ping) is measured before and after the others and
 its two runs pooled, so drift during the run shows up in the baseline rather than in a ratio.
 Prints p50/p99 latency and requests/s per route and the ratio of each route's p50 to the
-trivial route's. A benchmark, not a test: nothing here asserts a time.
+trivial route's. A table page is rendered once per table version and kept; the "never cached" row
+asks for a different page each time, so it shows the cost of the first view after every change. A benchmark, not a test: nothing here asserts a time.
 """
 from __future__ import annotations
 
@@ -32,16 +33,25 @@ FOUR = ["Ana", "Bo", "Cy", "Di"]
 
 
 def _client(port: int, path: str, seconds: float, extra: dict, out: mp.Queue) -> None:
+    """One phone: keeps its cookies (session, tables list) as a browser does."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    cookies: dict[str, str] = {}
     latencies = []
     errors = 0
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
         start = time.perf_counter()
         try:
-            conn.request("GET", path, headers={**HEADERS, **extra})
+            headers = {**HEADERS, **extra}
+            if cookies:
+                headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
+            # "{n}" in a path makes every request a different page: a cache miss each time.
+            conn.request("GET", path.replace("{n}", str(len(latencies) + errors)) + "", headers=headers)
             resp = conn.getresponse()
             resp.read()
+            for header in resp.msg.get_all("Set-Cookie") or []:
+                name, _, rest = header.partition("=")
+                cookies[name.strip()] = rest.split(";", 1)[0]
             if resp.status >= 400:
                 errors += 1
             if resp.getheader("Connection", "").lower() == "close":
@@ -94,6 +104,7 @@ def main() -> None:
             for game, names in (("sins", FOUR), ("gibbon", FOUR), ("fivesails", FOUR), ("others", FOUR)):
                 token = phone.create_table(game, names, name=f"Bench {game}")
                 routes.append((f"table page: {game}", f"/t/{token}", None))
+            routes.append(("table page: others, never cached", f"/t/{token}?bench={{n}}", None))
             routes.append(("poll, unchanged (204)", f"/t/{token}?since=0", {"HX-Request": "true", "HX-Target": "live"}))
             for _label, path, extra in routes:  # warm up every worker and cache
                 load(server.port, path, 1.0, args.concurrency, extra)

@@ -6,12 +6,14 @@ Other phones poll the page with `?since=<version>` and get 204 until something c
 """
 from __future__ import annotations
 
+import gzip
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Callable
 
-from flask import (abort, current_app, flash, get_flashed_messages, make_response, redirect, render_template,
+import brotli
+from flask import (abort, current_app, flash, g, get_flashed_messages, make_response, redirect, render_template,
                    request, session, url_for)
 from flask_babel import get_locale
 from flask_babel import gettext as _
@@ -161,7 +163,7 @@ class PageCache:
 
     CSRF = "__csrf-token-placeholder-7c1e__"
 
-    def __init__(self, size: int = 256):
+    def __init__(self, size: int = 1024):
         self.size = size
         self.items: OrderedDict = OrderedDict()
         self.lock = threading.Lock()
@@ -185,9 +187,81 @@ def page_cache() -> PageCache:
     return current_app.extensions.setdefault("companion.page_cache", PageCache())
 
 
+def page_key(table_id: int, version: int, slug: str | None, tok: str, fragment: bool) -> tuple:
+    """What a rendered table page depends on besides the table's version: the page asked for
+    (None: the landing page, itself decided by the versioned state), the link used, language,
+    theme, host, and the page's own query (`since` only asks "changed?")."""
+    return (table_id, version, slug, tok, str(get_locale()), request.cookies.get("theme", "auto"), fragment,
+            request.host_url, tuple(sorted((k, v) for k, v in request.args.items(multi=True) if k != "since")),
+            None if fragment else request.full_path)
+
+
+def cached_page(key: tuple, version: int):
+    """The cached page for `key` as a response, or None. Costs no database work at all."""
+    if "_flashes" in session:
+        return None
+    html = page_cache().get(key)
+    return None if html is None else _respond(html, 200, version, key)
+
+
+def phone_csrf_token() -> str:
+    """One signed CSRF token per phone (session), reused on every page it is shown.
+
+    Flask-WTF signs a fresh token on each request; any of them is valid for the session (tokens do
+    not expire here, see config), so reusing one makes a phone's copy of a page byte-identical from
+    one request to the next, and its compressed form cacheable.
+    """
+    token = session.get("_csrf_page")
+    if token is None or "csrf_token" not in session:
+        session.pop("_csrf_page", None)
+        token = session["_csrf_page"] = generate_csrf()
+    g.csrf_token = token  # forms elsewhere in this request use the same token
+    return token
+
+
+def _encoding() -> str | None:
+    accepted = request.headers.get("Accept-Encoding", "")
+    return "br" if "br" in accepted else ("gzip" if "gzip" in accepted else None)
+
+
+def _compress(body: bytes, encoding: str | None) -> bytes:
+    if encoding == "br":
+        return brotli.compress(body, quality=5, lgwin=18)
+    if encoding == "gzip":
+        return gzip.compress(body, 6, mtime=0)
+    return body
+
+
+def _respond(html: str, status: int, version: int, key: tuple | None = None):
+    """Answer with a page, its CSRF placeholder filled in; a cached page is also compressed once per
+    phone and encoding, then served from memory."""
+    token = phone_csrf_token()
+    encoding = _encoding()
+    body = None
+    if key is not None and status == 200:
+        body_key = (key, token, encoding)
+        body = page_cache().get(body_key)
+        if body is None:
+            body = _compress(html.replace(PageCache.CSRF, token).encode(), encoding)
+            page_cache().put(body_key, body)
+    if body is None:
+        resp = make_response(html.replace(PageCache.CSRF, token), status)
+    else:
+        resp = make_response(body, status)
+        resp.headers["Content-Type"] = "text/html; charset=utf-8"
+        if encoding:
+            resp.headers["Content-Encoding"] = encoding
+    resp.headers["X-Table-Version"] = str(version)
+    return resp
+
+
 def render(t: TableView, *, status: int = 200, bound: Bound | None = None, banner: dict | None = None,
-           fragment: bool | None = None):
-    """The table page, or only its live region when htmx asked for it."""
+           fragment: bool | None = None, requested: str | None = ...):
+    """The table page, or only its live region when htmx asked for it.
+
+    `requested` is the page slug the URL named (None for the landing page); it defaults to the page
+    shown. Pages without a message for one phone are kept in the page cache for their version.
+    """
     if fragment is None:
         fragment = wants_fragment(LIVE_ID)
     if banner is None and bound is not None and (bound.errors or bound.general):
@@ -195,30 +269,23 @@ def render(t: TableView, *, status: int = 200, bound: Bound | None = None, banne
         # page may no longer show the form at all (another phone moved the game on).
         details = list(dict.fromkeys(bound.general + [m for msgs in bound.errors.values() for m in msgs]))
         banner = {"kind": "error", "text": _("That was not saved:"), "details": details}
-    cacheable = bound is None and banner is None and t.page.cache and "_flashes" not in session
-    key = (t.table.id, t.table.version, t.page.slug, t.tok, t.readonly, str(get_locale()),
-           request.cookies.get("theme", "auto"), fragment, request.host_url,
-           # A page may read its query (e.g. which round to show); `since` only asks "changed?".
-           tuple(sorted((k, v) for k, v in request.args.items(multi=True) if k != "since")),
-           None if fragment else request.full_path)
-    cache = page_cache()
-    html = cache.get(key) if cacheable else None
-    if html is None:
-        db = get_session()
-        actions = store.recent_actions(db, t.table.id)
-        latest = next((a for a in actions if a.undoes is None and a.undone_by is None), None)
-        if latest is None and len(actions) == store.RECENT:
-            latest = store.latest_undoable(db, t.table.id)
-        extra = t.game.context(t.page.slug, t.table, t.state) if t.game.context else {}
-        notices = [{"kind": "info", "text": m} for m in get_flashed_messages()] if banner is None else [banner]
-        ctx = dict(t=t, bound=bound or Bound(), notices=notices, actions=actions, latest=latest,
-                   poll_seconds=current_app.config["POLL_SECONDS"], csrf_token=lambda: PageCache.CSRF, **extra)
-        html = render_template("tables/_live.html" if fragment else "tables/table.html", **ctx)
-        if cacheable:
-            cache.put(key, html)
-    resp = make_response(html.replace(PageCache.CSRF, generate_csrf()), status)
-    resp.headers["X-Table-Version"] = str(t.table.version)
-    return resp
+    db = get_session()
+    actions = store.recent_actions(db, t.table.id)
+    latest = next((a for a in actions if a.undoes is None and a.undone_by is None), None)
+    if latest is None and len(actions) == store.RECENT:
+        latest = store.latest_undoable(db, t.table.id)
+    extra = t.game.context(t.page.slug, t.table, t.state) if t.game.context else {}
+    flashed = get_flashed_messages()
+    notices = [banner] if banner is not None else [{"kind": "info", "text": m} for m in flashed]
+    ctx = dict(t=t, bound=bound or Bound(), notices=notices, actions=actions, latest=latest,
+               poll_seconds=current_app.config["POLL_SECONDS"], csrf_token=lambda: PageCache.CSRF, **extra)
+    html = render_template("tables/_live.html" if fragment else "tables/table.html", **ctx)
+    key = None
+    if bound is None and banner is None and not flashed and t.page.cache:
+        slug = t.page.slug if requested is ... else requested
+        key = page_key(t.table.id, t.table.version, slug, t.tok, fragment)
+        page_cache().put(key, html)
+    return _respond(html, status, t.table.version, key)
 
 
 def seen_version() -> int | None:

@@ -17,7 +17,10 @@ def tokens() -> list[str]:
 
 def remember(resp, token: str):
     """Put `token` first in this phone's list of tables."""
-    current = [t for t in tokens() if t != token]
+    known = tokens()
+    if known[:1] == [token]:
+        return resp  # already first: no need to send the cookie again
+    current = [t for t in known if t != token]
     value = ".".join([token] + current[: KEEP - 1])
     resp.set_cookie(COOKIE, value, max_age=MAX_AGE, httponly=True, samesite="Lax",
                     secure=request.is_secure, path="/")

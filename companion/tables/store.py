@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -116,9 +116,14 @@ def by_token(session: Session, token: str) -> tuple[Table, bool] | None:
     return (table, True) if table is not None else None
 
 
-def current_version(session: Session, table_id: int) -> int | None:
-    """Only the version: what a phone polling for changes needs, and nothing more."""
-    return session.execute(select(Table.version).where(Table.id == table_id)).scalars().first()
+def version_by_token(session: Session, token: str) -> tuple[int, int] | None:
+    """(id, version) of the table a link opens, without loading its document: what a polling phone
+    and the page cache need, and nothing more."""
+    if not tokens.looks_like_token(token):
+        return None
+    stmt = select(Table.id, Table.version).where(or_(Table.token == token, Table.view_token == token))
+    row = session.execute(stmt).first()
+    return (row[0], row[1]) if row else None
 
 
 RECENT = 6

@@ -10,12 +10,13 @@ from ..domain import N_, Invalid
 from ..games import GAMES
 from ..i18n import render_message
 from ..models import Table
-from ..web import local_path
+from ..web import local_path, wants_fragment
 from . import players as players_mod
 from . import qr, recent, store
 from .forms import (AddPlayerForm, ColourForm, EmptyForm, MoveForm, NewTableForm, OpenLinkForm, PlayerForm, PrefsForm,
                     RenamePlayerForm, RenameTableForm, StatusForm, UndoForm)
-from .live import Bound, after_change, conflict_banner, form_view, open_table, perform, render, view_for
+from .live import (LIVE_ID, Bound, after_change, cached_page, conflict_banner, form_view, open_table, page_key,
+                   perform, render, view_for)
 from .tokens import token_from_link
 
 bp = Blueprint("tables", __name__)
@@ -108,26 +109,26 @@ def create(game_key):
 
 # -- the table page --------------------------------------------------------------------------------
 
-def _version_only(token: str) -> int | None:
-    stmt = select(Table.version).where(or_(Table.token == token, Table.view_token == token))
-    return get_session().execute(stmt).scalars().first()
-
-
 @bp.get("/t/<token>", defaults={"slug": None})
 @bp.get("/t/<token>/<slug>")
 def page(token, slug):
+    # First only the table's id and version: enough to answer a poll, or to serve the page from
+    # the cache, without loading the table's document.
+    found = store.version_by_token(get_session(), token)
+    if found is None:
+        abort(404)
+    table_id, version = found
     since = request.args.get("since", "")
-    if since.isdigit():
+    if since.isdigit() and int(since) == version:
         # A phone polling for changes: answer with nothing until there is something.
-        version = _version_only(token)
-        if version is None:
-            abort(404)
-        if version == int(since):
-            resp = make_response("", 204)
-            resp.headers["X-Table-Version"] = str(version)
-            return resp
-    table, readonly = open_table(token, edit=False)
-    resp = render(view_for(table, readonly, token, slug))
+        resp = make_response("", 204)
+        resp.headers["X-Table-Version"] = str(version)
+        return resp
+    fragment = wants_fragment(LIVE_ID)
+    resp = cached_page(page_key(table_id, version, slug, token, fragment), version)
+    if resp is None:
+        table, readonly = open_table(token, edit=False)
+        resp = render(view_for(table, readonly, token, slug), fragment=fragment, requested=slug)
     return recent.remember(resp, token)
 
 
