@@ -337,6 +337,20 @@ def perform(token: str, form, build: Callable[[object, "TableView"], tuple[store
     return after_change(t)
 
 
+def act(token: str, form, kind: str, summary, keys, work: Callable[[dict, object, dict], None], *,
+        slug: str | None = None):
+    """`perform` for the common shape of a game action: one logged change.
+
+    `summary` and `keys` are values or functions of the validated form; `work(doc, form, args)`
+    changes the document (raising Invalid to refuse) and fills the log line's `args`.
+    """
+    def build(form, _t):
+        change = store.Change(kind, summary(form) if callable(summary) else summary, {},
+                              keys=tuple(keys(form) if callable(keys) else keys))
+        return change, lambda doc: work(doc, form, change.args)
+    return perform(token, form, build, slug=slug)
+
+
 def after_change(t: TableView):
     if wants_fragment(LIVE_ID):
         return render(t, fragment=True)
@@ -354,5 +368,5 @@ def game_state(doc: dict) -> dict:
     return doc["state"].setdefault("game", {})
 
 
-__all__ = ["Bound", "TableView", "open_table", "render", "perform", "act_simple", "after_change",
+__all__ = ["Bound", "TableView", "open_table", "render", "perform", "act", "act_simple", "after_change",
            "view_for", "game_state", "flash"]

@@ -12,6 +12,7 @@ from werkzeug.datastructures import MultiDict
 
 from ...api import api, json_endpoint
 from ...domain import N_, Invalid, Problem
+from ...tables import live
 from ...tables import players as players_mod
 from ...tables.store import FINISHED, PLAYING, SETTING_UP, Change
 from ...web import wants_fragment
@@ -21,11 +22,6 @@ from .forms import (CalculatorForm, ControlForm, DeckForm, DeltaForm, DuelForm, 
 
 bp = Blueprint("fivesails", __name__)
 
-
-def live():
-    """The table machinery, imported late: it imports the games registry, which imports this module."""
-    from ...tables import live as module
-    return module
 
 SIDE_FIELDS = ("name", "duel_stat", "resolve", "wounds", "finesse")
 ANSWERS = ("accept", "refuse", "intervene")
@@ -45,11 +41,11 @@ def _seats(doc: dict) -> list[str]:
 def _playing(doc: dict) -> dict:
     """The game state, refusing changes once the game is over (Undo brings it back)."""
     rules.game_over(doc)
-    return live().game_state(doc)
+    return live.game_state(doc)
 
 
 def _finish(doc: dict, verdict: rules.Verdict) -> None:
-    doc["result"] = rules.result_for(live().game_state(doc), doc["state"]["players"], verdict)
+    doc["result"] = rules.result_for(live.game_state(doc), doc["state"]["players"], verdict)
     doc["status"] = FINISHED
 
 
@@ -109,7 +105,7 @@ def tick(token):
                 have = [k for k in gs["setup_done"] if k != step]
                 gs["setup_done"] = have + ([step] if done else [])
         return change, mutate
-    return live().perform(token, TickForm(), build)
+    return live.perform(token, TickForm(), build)
 
 
 @bp.post("/t/<token>/fivesails/setup/line")
@@ -126,7 +122,7 @@ def line(token):
                 key = "flipped" if what == "flip" else "swapped"
                 gs["line"][key] = not gs["line"][key]
         return change, mutate
-    return live().perform(token, LineForm(), build)
+    return live.perform(token, LineForm(), build)
 
 
 @bp.post("/t/<token>/fivesails/start")
@@ -135,11 +131,11 @@ def start(token):
         with form_wide():
             if doc["status"] != SETTING_UP:
                 raise Invalid(Problem("status", N_("The game has already started.")))
-            gs = live().game_state(doc)
+            gs = live.game_state(doc)
             doc["status"] = PLAYING
             gs["day"], gs["step"] = 1, 0
     change = Change("start", N_("Day 1 begins"), {}, keys=("status", "game.step"))
-    return live().act_simple(token, DuelForm(), change, mutate, slug="day")
+    return live.act_simple(token, DuelForm(), change, mutate, slug="day")
 
 
 # -- the Day ---------------------------------------------------------------------------------------
@@ -167,7 +163,7 @@ def next_step(token):
                     return
                 said(change, N_("Day %(day)d: %(step)s"), day=gs["day"], step={"term": rules.step_at(gs["step"]).label})
         return change, mutate
-    return live().perform(token, StepForm(), build, slug="day")
+    return live.perform(token, StepForm(), build, slug="day")
 
 
 @bp.post("/t/<token>/fivesails/day/back")
@@ -182,7 +178,7 @@ def back_step(token):
                 rules.back(gs)
                 change.args.update(day=gs["day"], step={"term": rules.step_at(gs["step"]).label})
         return change, mutate
-    return live().perform(token, StepForm(), build, slug="day")
+    return live.perform(token, StepForm(), build, slug="day")
 
 
 @bp.post("/t/<token>/fivesails/initiative")
@@ -214,7 +210,7 @@ def initiative(token):
             fp = rules.hand_out_first_player(gs, _seats(doc))
             change.args.update(player=_name(doc, fp.player), why={"term": reasons[fp.reason]})
         return change, mutate
-    return live().perform(token, DuelForm(), build, slug="day")
+    return live.perform(token, DuelForm(), build, slug="day")
 
 
 # -- trackers --------------------------------------------------------------------------------------
@@ -230,7 +226,7 @@ def _delta_action(token, kind, msg, apply):
                 change.args["player"] = _name(doc, pid)
                 change.args["value"] = apply(gs, pid, delta)
         return change, mutate
-    return live().perform(token, DeltaForm(), build)
+    return live.perform(token, DeltaForm(), build)
 
 
 @bp.post("/t/<token>/fivesails/renown")
@@ -265,13 +261,13 @@ def control(token):
                 rules.set_control(gs, loc, owner)
                 change.args["owner"] = _name(doc, owner) if owner else {"term": N_("nobody controls it")}
         return change, mutate
-    return live().perform(token, ControlForm(), build)
+    return live.perform(token, ControlForm(), build)
 
 
 def _destroy(doc: dict, pid) -> tuple[int, str | None]:
     """Mark a Leader destroyed (Renown loss in 3-4 player games) and check Assassination Victory.
     Returns the Renown lost and the winner's name, if the game is won."""
-    gs = live().game_state(doc)
+    gs = live.game_state(doc)
     lost = rules.destroy_leader(gs, pid, len(doc["state"]["players"]))
     verdict = rules.check_assassination(gs, _seats(doc))
     if verdict.decided:
@@ -302,7 +298,7 @@ def leader(token):
                 else:
                     said(change, N_("%(player)s's Leader destroyed (%(lost)d Renown lost)"), player=name, lost=lost)
         return change, mutate
-    return live().perform(token, LeaderForm(), build)
+    return live.perform(token, LeaderForm(), build)
 
 
 # -- the duel inside a table -----------------------------------------------------------------------
@@ -411,7 +407,7 @@ def duel_start(token):
                    else N_("Duel: %(challenger)s challenges %(defender)s"))
             said(change, msg, challenger=setup.challenger.name, defender=setup.defender.name)
         return change, mutate
-    return live().perform(token, DuelForm(), build, slug="duel")
+    return live.perform(token, DuelForm(), build, slug="duel")
 
 
 @bp.post("/t/<token>/fivesails/duel/round")
@@ -439,17 +435,17 @@ def duel_round(token):
                      "args": {"r": rnd.card.riposte, "p": rnd.card.parry, "t": rnd.card.thrust}})
             change.args.update(n=len(after.rounds), name=after.participant(last.actor).name, what=what)
         return change, mutate
-    return live().perform(token, DuelForm(), build, slug="duel")
+    return live.perform(token, DuelForm(), build, slug="duel")
 
 
 def duel_preview(token):
     """What the card would do, without changing the table: the same rules, applied to a copy."""
-    table, readonly = live().open_table(token, edit=True)
-    t = live().view_for(table, readonly, token, "duel")
+    table, readonly = live.open_table(token, edit=True)
+    t = live.view_for(table, readonly, token, "duel")
     form = DuelForm()
     key = request.form.get("form_key") or "duel-round"
     if not form.validate():
-        return live().render(t, status=422, bound=live().Bound(key, request.form.copy(), {k: [str(m) for m in v]
+        return live.render(t, status=422, bound=live.Bound(key, request.form.copy(), {k: [str(m) for m in v]
                                                                             for k, v in form.errors.items()}))
     current = table_duel(t.gs)
     try:
@@ -463,8 +459,8 @@ def duel_preview(token):
     except Invalid as err:
         errors = err.as_dict(_)
         general = [m for f, ms in errors.items() if f == "round" for m in ms]
-        return live().render(t, status=422, bound=live().Bound(key, request.form.copy(), errors, general))
-    return live().render(t, bound=live().Bound(key, request.form.copy()))
+        return live.render(t, status=422, bound=live.Bound(key, request.form.copy(), errors, general))
+    return live.render(t, bound=live.Bound(key, request.form.copy()))
 
 
 @bp.post("/t/<token>/fivesails/duel/takeback")
@@ -476,7 +472,7 @@ def duel_takeback(token):
                 raise Invalid(Problem("duel", N_("No round to take back.")))
             gs["duel"]["rounds"].pop()
     change = Change("duel.takeback", N_("Duel: last round taken back"), {}, keys=("game.duel",))
-    return live().act_simple(token, DuelForm(), change, mutate, slug="duel")
+    return live.act_simple(token, DuelForm(), change, mutate, slug="duel")
 
 
 @bp.post("/t/<token>/fivesails/duel/close")
@@ -510,7 +506,7 @@ def duel_close(token):
                                 _destroy(doc, link["player"])
                 said(change, N_("Duel over: %(outcome)s"), outcome=", ".join(parts))
         return change, mutate
-    return live().perform(token, DuelForm(), build, slug="duel")
+    return live.perform(token, DuelForm(), build, slug="duel")
 
 
 # -- pages' context --------------------------------------------------------------------------------
@@ -582,7 +578,7 @@ def _calc_render(setup, rounds, *, bound=None, preview=None, status=200):
     duel = d.resolve(setup, rounds) if setup is not None else None
     state = json.dumps({"setup": d.setup_data(setup), "rounds": [d.round_data(r) for r in rounds]},
                        separators=(",", ":")) if setup is not None else ""
-    ctx = dict(duel_context(duel, preview), state=state, bound=bound or live().Bound(), D=d)
+    ctx = dict(duel_context(duel, preview), state=state, bound=bound or live.Bound(), D=d)
     template = "fivesails/_calculator.html" if wants_fragment(CALC_ID) else "fivesails/calculator.html"
     return render_template(template, **ctx), status
 
@@ -599,13 +595,13 @@ def calculator():
         action = "preview"
     key = request.form.get("form_key") or ("calc-setup" if action == "start" else "calc-round")
     if not form.validate():
-        return _calc_render(None, [], bound=live().Bound(key, request.form.copy(), {}, [_("This page was out of date. "
+        return _calc_render(None, [], bound=live.Bound(key, request.form.copy(), {}, [_("This page was out of date. "
                                                                                 "Reload it and try again.")]),
                             status=400)
     try:
         setup, rounds = _calc_state(form.duel.data or "")
     except Invalid as err:
-        return _calc_render(None, [], bound=live().Bound("calc-setup", MultiDict(), {}, [p.text(_) for p in err.problems]),
+        return _calc_render(None, [], bound=live.Bound("calc-setup", MultiDict(), {}, [p.text(_) for p in err.problems]),
                             status=422)
     try:
         if action == "start":
@@ -622,15 +618,15 @@ def calculator():
             except Invalid as err:
                 raise _play_problems(err) from None
             if action == "preview":
-                return _calc_render(setup, rounds, bound=live().Bound(key, request.form.copy()), preview=after)
+                return _calc_render(setup, rounds, bound=live.Bound(key, request.form.copy()), preview=after)
             return _calc_render(setup, rounds + [rnd])
     except Invalid as err:
         errors = err.as_dict(_)
         fields = {"round", "duel", "answer"}
         general = [m for f, ms in errors.items() if f in fields for m in ms]
         return _calc_render(setup if action != "start" else None, rounds if action != "start" else [],
-                            bound=live().Bound(key, request.form.copy(), errors, general), status=422)
-    return _calc_render(setup, rounds, bound=live().Bound(key, request.form.copy(), {}, [_("Choose what to do.")]),
+                            bound=live.Bound(key, request.form.copy(), errors, general), status=422)
+    return _calc_render(setup, rounds, bound=live.Bound(key, request.form.copy(), {}, [_("Choose what to do.")]),
                         status=422)
 
 

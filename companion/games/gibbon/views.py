@@ -13,18 +13,12 @@ from flask import Blueprint, request
 
 from ...api import api, json_endpoint
 from ...domain import N_, Invalid, Problem, Problems
+from ...tables.live import open_table, perform
 from ...tables.store import PLAYING, Change
 from . import chart, play, rules
 from .forms import RoundNumberForm, StartForm, SwapForm, TickForm, field_name, round_form
 
 bp = Blueprint("gibbon", __name__)
-
-
-def perform(token, form, build):
-    """`tables.live.perform`, imported when first used: tables.live imports the games registry."""
-    from ...tables.live import perform as live_perform
-
-    return live_perform(token, form, build)
 
 
 def _pid(raw: str | None, field_: str, order: list[int], *, blank_ok: bool) -> int | None:
@@ -88,8 +82,6 @@ def _tallies_from_form(state: dict) -> dict[int, rules.Tally]:
 
 
 def _players_of(token: str) -> list[int]:
-    from ...tables.live import open_table
-
     table, _readonly = open_table(token, edit=True)
     return [p["id"] for p in table.state["players"]]
 

@@ -15,6 +15,7 @@ from flask_babel import gettext as _
 from ...api import api, json_endpoint
 from ...db import get_session
 from ...domain import N_, Invalid, Problems, count
+from ...tables import live
 from ...tables.store import Change
 from . import forms, presets, rules, state
 from .rules import Bonus
@@ -22,18 +23,11 @@ from .rules import Bonus
 bp = Blueprint("others", __name__)
 
 
-def live():
-    """The table machinery, imported late: it imports the games registry, which imports this module."""
-    from ...tables import live as module
-    return module
-
 
 def act(token, form, kind: str, summary: str, keys, op, slug: str | None = None):
     """Run `op(doc, form, args)` as one logged change; `keys` is a tuple or a function of the form."""
-    def build(form, t):
-        change = Change(kind, summary, {}, keys=tuple(keys(form) if callable(keys) else keys))
-        return change, lambda doc: placed(form, op, doc, change.args)
-    return live().perform(token, form, build, slug=slug)
+    return live.act(token, form, kind, summary, keys, lambda doc, form, args: placed(form, op, doc, args),
+                      slug=slug)
 
 
 def placed(form, op, doc, args):
@@ -180,7 +174,7 @@ def setup_tick(token):
 def start(token):
     def op(doc, form, args):
         state.start_game(doc)
-    table, _readonly = live().open_table(token, edit=True)
+    table, _readonly = live.open_table(token, edit=True)
     ready = not state.setup_problems({"status": table.status, "state": table.state})
     # Once started, the table goes to the round tracker; a refusal stays on the setup page, next to the button.
     resp = act(token, forms.OthersForm(), "others.start", N_("The game begins: round 1"), ("status",), op,
@@ -465,15 +459,15 @@ def track(token):
 def track_save(token):
     """Save the table's track as a preset for other tables, then note its name on the table."""
     form = forms.PresetSaveForm()
-    table, readonly = live().open_table(token, edit=True)
+    table, readonly = live.open_table(token, edit=True)
     if form.validate():
         try:
             saved = presets.save(get_session(), form.name.data, table.state["game"]["apocalypse"]["track"]["levels"])
         except Invalid as err:
-            t = live().form_view(table, readonly, token)
-            bound = live().Bound(request.form.get("form_key") or None, request.form.copy(),
+            t = live.form_view(table, readonly, token)
+            bound = live.Bound(request.form.get("form_key") or None, request.form.copy(),
                                  form.place(err).as_dict(_))
-            return live().render(t, status=422, bound=bound)
+            return live.render(t, status=422, bound=bound)
         ref = {"id": saved.id, "name": saved.name}
     else:
         ref = None

@@ -12,6 +12,8 @@ from flask_babel import gettext
 from ...api import api, json_endpoint
 from ...domain import N_
 from ...tables import store
+from ...tables.live import act as live_act
+from ...tables.live import open_table, perform
 from ...tables.store import Change
 from . import checks, rules, table
 from .forms import (AbyssForm, AbyssTotalForm, ActionForm, DeltaForm, ForPlayerForm, ModeForm, PickPlayerForm,
@@ -20,12 +22,6 @@ from .forms import (AbyssForm, AbyssTotalForm, ActionForm, DeltaForm, ForPlayerF
 bp = Blueprint("sins", __name__)
 
 
-def perform(token, form, build, *, slug=None):
-    """tables.live.perform, imported when first used: live imports the games registry, which
-    imports this module, so a module-level import would be circular."""
-    from ...tables.live import perform as live_perform
-
-    return live_perform(token, form, build, slug=slug)
 
 STEP_NAMES = {
     "A": N_("A · sin types"), "B": N_("B · Hell decks and reserves"), "C": N_("C · five cards revealed"),
@@ -67,16 +63,11 @@ def act(token: str, form, kind: str, summary, keys, work, *, scoring: bool = Fal
     changes the table state (table.py checks everything) and fills the log line's `args`. A
     scoring change on a finished table also brings its recorded result up to date.
     """
-    def build(form, _t):
-        change = Change(kind, summary(form) if callable(summary) else summary, {},
-                        keys=keys(form) if callable(keys) else keys)
-
-        def mutate(doc):
-            work(_state(doc), form, change.args)
-            if scoring:
-                table.refresh_result(doc)
-        return change, mutate
-    return perform(token, form, build, slug=slug)
+    def change(doc, form, args):
+        work(_state(doc), form, args)
+        if scoring:
+            table.refresh_result(doc)
+    return live_act(token, form, kind, summary, keys, change, slug=slug)
 
 
 # -- setup -----------------------------------------------------------------------------------------
@@ -130,8 +121,6 @@ def draw_first(token):
 
 @bp.post("/t/<token>/sins/start")
 def start(token):
-    from ...tables.live import open_table
-
     def build(form, _t):
         change = Change("sins.start", N_("The game started"), {}, keys=("status", "game.first", "game.turn"))
 
