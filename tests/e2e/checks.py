@@ -51,3 +51,13 @@ def visit(page, path: str):
     assert resp is not None and resp.ok, f"{path}: HTTP {resp.status if resp else '?'}"
     check_page(page)
     return resp
+
+
+def fill_new_table(page, players, table_name: str | None = None):
+    """On a game's new-table form: type the table's name and the players in seat order, then create
+    it. Where the browser lands is the caller's to check."""
+    if table_name:
+        page.get_by_label("Table name").fill(table_name)
+    for i, name in enumerate(players):
+        page.get_by_label(f"Player {i + 1}", exact=False).first.fill(name)
+    page.get_by_role("button", name="Create table").click()

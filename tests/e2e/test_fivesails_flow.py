@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.checks import check_page, visit
+from tests.e2e.checks import check_page, fill_new_table, visit
 
 
 def next_button(page):
@@ -42,9 +42,7 @@ def add_renown(page, name: str, times: int):
 
 def test_three_players_two_days_a_duel_and_an_economic_victory(page):
     visit(page, "/new/fivesails")
-    for i, name in enumerate(["Ana", "Bo", "Cy"]):
-        page.get_by_label(f"Player {i + 1}").fill(name)
-    page.get_by_role("button", name="Create").click()
+    fill_new_table(page, ["Ana", "Bo", "Cy"])
     expect(page.get_by_role("heading", name="Setup for 3 players")).to_be_visible()
     check_page(page)
 

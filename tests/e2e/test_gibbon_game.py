@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.checks import check_page, visit
+from tests.e2e.checks import check_page, fill_new_table, visit
 
 LOW, HIGH, CHEATS = "Low cards face up (2–10)", "High cards face up (J, Q, K, A, joker)", "Cheats (sideways piles)"
 HEARTS, ACCEPTED = "Hearts face up (joker too)", "Accepted hearts (face down)"
@@ -35,10 +35,7 @@ def live_text(page) -> str:
 def test_a_four_player_game_to_1000_with_a_corrected_round(page):
     # A new table with four players.
     visit(page, "/new/gibbon")
-    page.get_by_label("Table name").fill("Friday gibbons")
-    for i, name in enumerate(["Ana", "Bo", "Cy", "Di"]):
-        page.get_by_label(f"Player {i + 1}", exact=False).first.fill(name)
-    page.get_by_role("button", name="Create table").click()
+    fill_new_table(page, ["Ana", "Bo", "Cy", "Di"], "Friday gibbons")
     expect(page.get_by_role("heading", name="Before the first round")).to_be_visible()
     check_page(page)
 

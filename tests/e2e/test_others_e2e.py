@@ -7,7 +7,7 @@ import uuid
 
 from playwright.sync_api import expect
 
-from tests.e2e.checks import check_page, visit
+from tests.e2e.checks import check_page, fill_new_table, visit
 
 TEAM = {"Leader": "Karl", "Sniper 1": "Rocco", "Sniper 2": "Brad", "Bruiser 1": "Thorley", "Bruiser 2": "Morgana",
         "Fixer 1": "Rose", "Fixer 2": "Leah"}
@@ -16,10 +16,7 @@ TEAM = {"Leader": "Karl", "Sniper 1": "Rocco", "Sniper 2": "Brad", "Bruiser 1": 
 def create_table(page, names, table_name="Haven night"):
     visit(page, "/")
     page.get_by_role("link", name=re.compile("The Others: 7 Sins")).click()
-    page.get_by_label("Table name").fill(table_name)
-    for i, name in enumerate(names):
-        page.get_by_label(f"Player {i + 1}", exact=False).first.fill(name)
-    page.get_by_role("button", name="Create table").click()
+    fill_new_table(page, names, table_name)
     expect(page.get_by_role("heading", name="1. Roles")).to_be_visible()
     check_page(page)
 

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from companion import create_app
 from companion.db import migrate
-from tests.e2e.checks import check_page, visit
+from tests.e2e.checks import check_page, fill_new_table, visit
 from tests.e2e.conftest import LiveServer
 
 FIXTURE = pathlib.Path(__file__).resolve().parent.parent / "rules_fixture" / "content"
@@ -132,9 +132,7 @@ def test_a_rules_page_never_saved_shows_the_offline_contents(make_phone):
 def test_on_a_table_page_search_starts_with_its_game_and_switches_to_all(make_phone):
     page = make_phone().page
     visit(page, "/new/sins")
-    for i, name in enumerate(("Ana", "Bo")):
-        page.get_by_label(f"Player {i + 1}").fill(name)
-    page.get_by_role("button", name=re.compile("Start|Create")).click()
+    fill_new_table(page, ("Ana", "Bo"))
     expect(page).to_have_url(re.compile(r"/t/"))
     open_search(page).fill("wounds")
     expect(page.get_by_role("radio", name="7 - The Sins")).to_be_checked()

@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.checks import check_page, visit
+from tests.e2e.checks import check_page, fill_new_table, visit
 
 PLAYERS = ["Margherita", "Bo", "Cy", "Di"]
 SIX = ["Superbia", "Luxuria", "Invidia", "Ira", "Acedia", "Gula"]
@@ -14,10 +14,7 @@ SIX = ["Superbia", "Luxuria", "Invidia", "Ira", "Acedia", "Gula"]
 
 def new_table(page, name="Sins night"):
     visit(page, "/new/sins")
-    page.get_by_label("Table name").fill(name)
-    for i, player in enumerate(PLAYERS):
-        page.get_by_label(f"Player {i + 1}", exact=False).first.fill(player)
-    page.get_by_role("button", name="Create table").click()
+    fill_new_table(page, PLAYERS, name)
     expect(page.get_by_role("heading", name="Setup checklist")).to_be_visible()
     check_page(page)
 

@@ -9,7 +9,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from companion.games import GAMES
-from tests.e2e.checks import check_page, visit
+from tests.e2e.checks import check_page, fill_new_table, visit
 
 FOUR = ["Ana", "Bo", "Cy", "Di"]
 
@@ -19,11 +19,7 @@ def create_table(page, game_key, names=FOUR, table_name=None):
     page.get_by_role("link", name=re.compile(re.escape(GAMES[game_key].title))).click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("New table")
     check_page(page)
-    if table_name:
-        page.get_by_label("Table name").fill(table_name)
-    for i, name in enumerate(names):
-        page.get_by_label(f"Player {i + 1}", exact=False).first.fill(name)
-    page.get_by_role("button", name="Create table").click()
+    fill_new_table(page, names, table_name)
     expect(page.locator("#live")).to_be_visible()
     check_page(page)
     return page.url.split("/t/")[1].split("/")[0]
