@@ -3,13 +3,16 @@
 
     .venv/bin/python bench/search.py [--rounds 3] [--content DIR]
 
-The query mix is what players send: the question files (tests/rules_questions/*.yaml), every
+The query mix is what players send: the question files (tests/rules_questions/**/*.yaml), every
 question again as typed letter by letter (results as you type), with a typo in one word, the
 sections' titles, terms and keywords as term look-ups, and a fifth of it across all games. Three
 measures:
   engine, cold   Index.search with its query caches emptied before each query (a first-time query)
   engine, warm   the same mix through the caches, as a busy server sees repeated queries
   API            GET /api/v1/rules/search through the Flask app (test client, no network)
+Each is timed on the wall clock and on this thread's CPU clock: on a machine shared with other
+work (load above the core count) the wall clock measures the queue for a core as much as the
+search, and the CPU clock shows what the search itself costs.
 Target: p95 under 10 ms on the server. A benchmark, not a test: it asserts nothing.
 Until the games' references are merged the content folder is empty; it then uses the fixture
 content of the tests and says so.
@@ -31,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 import yaml  # noqa: E402
 
 from companion.rules import content  # noqa: E402
-from companion.rules.search import Index, Synonyms  # noqa: E402
+from companion.rules.search import Index  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "rules_fixture" / "content"
 
@@ -47,7 +50,7 @@ def typo(word: str, rng: random.Random) -> str:
 def query_mix(lib: content.Library, rng: random.Random) -> list[tuple[str, str | None, str]]:
     """(query, game or None, reader's language) as players send them."""
     asked: list[tuple[str, str, str]] = []
-    for path in sorted((ROOT / "tests" / "rules_questions").glob("*.yaml")):
+    for path in sorted((ROOT / "tests" / "rules_questions").glob("**/*.yaml")):
         for item in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
             asked.append((str(item["q"]), path.stem, item.get("lang", "en")))
     for (game, lang), secs in lib.data.items():
@@ -92,42 +95,49 @@ def main() -> None:
         lib = content.library(root)
     sections = sum(len(v) for v in lib.data.values())
     started = time.perf_counter()
-    index = Index(lib.all_sections(), Synonyms.read())
+    index = Index.of(lib.all_sections())
     print(f"content: {root} ({sections} sections in {len(lib.data)} game/language sets); "
           f"index built in {(time.perf_counter() - started) * 1000:.0f} ms")
     mix = query_mix(lib, random.Random(7))
     print(f"query mix: {len(mix)} queries x {args.rounds} rounds\n")
 
-    cold = []
+    cold, cold_cpu = [], []
     for q, game, lang in mix:
         index._plan.cache_clear()
         index._nearest.cache_clear()
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.thread_time()
         index.search(q, [game] if game else None, lang)
         cold.append((time.perf_counter() - t) * 1000)
-    print("engine, cold  ", percentiles(cold))
+        cold_cpu.append((time.thread_time() - c) * 1000)
+    print("engine, cold   ", percentiles(cold))
+    print("   CPU only    ", percentiles(cold_cpu))
 
-    warm = []
+    warm, warm_cpu = [], []
     for _ in range(args.rounds):
         for q, game, lang in mix:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.thread_time()
             index.search(q, [game] if game else None, lang)
             warm.append((time.perf_counter() - t) * 1000)
-    print("engine, warm  ", percentiles(warm))
+            warm_cpu.append((time.thread_time() - c) * 1000)
+    print("engine, warm   ", percentiles(warm))
+    print("   CPU only    ", percentiles(warm_cpu))
 
     os.environ.setdefault("COMPANION_INSTANCE", tempfile.mkdtemp(prefix="bench-search-"))
     from companion import create_app  # noqa: E402
 
     app = create_app({"RULES_CONTENT": str(root), "DATABASE_URL": "sqlite://", "SECRET_KEY": "bench"})
     client = app.test_client()
-    api = []
+    api, api_cpu = [], []
     for q, game, lang in mix:
         params = {"q": q, "lang": lang, **({"game": game} if game else {})}
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.thread_time()
         resp = client.get("/api/v1/rules/search", query_string=params)
         api.append((time.perf_counter() - t) * 1000)
+        api_cpu.append((time.thread_time() - c) * 1000)
         assert resp.status_code in (200, 400), (resp.status_code, q)
-    print("API           ", percentiles(api))
+    print("API            ", percentiles(api))
+    print("   CPU only    ", percentiles(api_cpu))
+    print(f"\nload average when done: {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     verdict = "under" if statistics.quantiles(api, n=100)[94] < 10 else "OVER"
     print(f"\nAPI p95 is {verdict} the 10 ms target.")
 

@@ -6,7 +6,8 @@ popovers for the game pages, and what keeps the reference readable offline (a se
 For the game pages (template globals):
     rule_url(game, slug)          the URL of a section; fails loudly in tests and debug if it is missing
     term(game, name, label=None)  a term with a tap-to-explain popover (details/summary, works without
-                                  JavaScript); fails loudly in tests and debug if no section explains it
+                                  JavaScript); fails loudly in tests and debug if no section explains it;
+                                  without a label, a French page shows the glossary's French term
 
 The content folder is companion/rules/content unless the app's config sets RULES_CONTENT (tests).
 """
@@ -47,7 +48,7 @@ def library() -> content.Library:
 
 @lru_cache(maxsize=8)
 def _index(root: pathlib.Path) -> Index:
-    return Index(content.library(root).all_sections(), Synonyms.read())
+    return Index.of(content.library(root).all_sections())
 
 
 def search_index() -> Index:
@@ -180,7 +181,27 @@ def game_index(game):
     groups: dict[str, list] = {}
     for s in secs:
         groups.setdefault(s.group, []).append(s)
-    return render_template("rules/game.html", game=g, groups=groups, count=len(secs))
+    return render_template("rules/game.html", game=g, groups=groups, count=len(secs),
+                           our_translation=_our_translation(game), glossary=content.glossary(game))
+
+
+def _our_translation(game: str) -> bool:
+    """True when the reader reads French and this game's French text is our own translation
+    (the publisher printed no French rulebook for it)."""
+    return lang() == "fr" and (game, "fr") in library().data and not content.glossary(game).french_rulebook
+
+
+@bp.get("/rules/<game>/glossary")
+def glossary(game):
+    """The game's French and English terms side by side, each linked to the section explaining it."""
+    g = _game_or_404(game)
+    lib = library()
+    rows = []
+    for en, fr in content.glossary(game).terms:
+        sec = lib.find_term(game, en, lang()) or lib.find_term(game, fr, lang())
+        rows.append({"en": en, "fr": fr, "section": sec})
+    return render_template("rules/glossary.html", game=g, rows=rows,
+                           our_translation=_our_translation(game))
 
 
 @bp.get("/rules/<game>/<slug>")
@@ -198,6 +219,7 @@ def section(game, slug):
     switch = [(x, _section_url(game, slug, x)) for x in others]
     return render_template(
         "rules/section.html", game=g, section=sec, related=related, switch=switch,
+        our_translation=sec.lang == "fr" and not content.glossary(game).french_rulebook,
         previous=order[i - 1] if i > 0 else None, next=order[i + 1] if i + 1 < len(order) else None,
     )
 
@@ -352,6 +374,8 @@ def rule_url(game: str, slug: str) -> str:
 @bp.app_template_global()
 def term(game: str, name: str, label: str | None = None) -> Markup:
     """A term the player can tap to see what it means, from the same content as the reference."""
+    if label is None and lang() == "fr":
+        label = content.glossary(game).french(name)  # the French screens' word for the term
     sec = library().find_term(game, name, lang())
     if sec is None:
         if current_app.testing or current_app.debug:

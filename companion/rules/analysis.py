@@ -38,6 +38,16 @@ faut fait faire
 """.split())
 
 
+# Set phrases that only mean "what happens" or "how does it work", whose words would otherwise count
+# ("passe" is a round of a City of Five Sails duel): dropped from questions, in folded form.
+IDIOMS = re.compile(r"\b(?:(?:ca |cela )?se passe(?: t il)?|passe t il|comment ca marche|ca marche comment)\b")
+
+
+def drop_idioms(folded: str) -> str:
+    """A folded question without the set phrases of IDIOMS."""
+    return IDIOMS.sub(" ", re.sub(r"[-']", " ", folded))
+
+
 def fold(text: str) -> str:
     """Lowercase without accents: "Péchés" -> "peches"."""
     decomposed = unicodedata.normalize("NFKD", text)

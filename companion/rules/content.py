@@ -246,6 +246,36 @@ class Library:
         return out
 
 
+GLOSSARY = pathlib.Path(__file__).resolve().parent / "glossary"
+
+
+@dataclass(frozen=True)
+class Glossary:
+    """A game's French and English terms (glossary/<game>.yaml): the French screens and the French
+    rules use these words. `french_rulebook` is true when the publisher printed French rules; for
+    the other games the French reference is our own translation of the English rulebook."""
+
+    game: str
+    terms: tuple[tuple[str, str], ...] = ()  # (English, French), in the file's order
+    names: tuple[str, ...] = ()  # what players call the game, both languages
+    french_rulebook: bool = False
+
+    def french(self, english: str) -> str | None:
+        wanted = english.casefold()
+        return next((fr for en, fr in self.terms if en.casefold() == wanted), None)
+
+
+@lru_cache(maxsize=16)
+def glossary(game: str, folder: pathlib.Path = GLOSSARY) -> Glossary:
+    path = pathlib.Path(folder) / f"{game}.yaml"
+    if not path.exists():
+        return Glossary(game)
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    terms = tuple((str(en), str(fr)) for en, fr in (data.get("terms") or {}).items())
+    names = tuple(str(n) for by_lang in (data.get("names") or {}).values() for n in by_lang)
+    return Glossary(game, terms, names, bool(data.get("french_rulebook")))
+
+
 @lru_cache(maxsize=8)
 def library(root: pathlib.Path = CONTENT) -> Library:
     """The sections under `root` (the package's content by default), read once."""

@@ -20,6 +20,17 @@ What a query goes through, for each language a game's reference is written in:
    phrase, so sections where they stand together rank higher.
 4. Among those, a section that answers more of the query's words moves up (coverage), so "stones 4
    players" prefers the section that has all three over one that repeats "players".
+5. Meaning, not only words (issue 20):
+   - concept maps (concepts/<game>.yaml): the situations each section governs, in players' words,
+     written from the rulebooks, are read as the section's keywords ("fewer wounds than threat"
+     finds Restricted Hostilities);
+   - a section whose title or term the question names in full, or whose title, term, keyword or
+     concept the question says word for word (stop words or not), moves up;
+   - the question's language is read from its words: sections in the other language count less,
+     so a French question finds the French section first and the English one only as a fallback;
+     each game's glossary (glossary/<game>.yaml) is a two-way synonym table between the languages;
+   - across several games, a game the question names ("gibbon", "five sails") and a game whose own
+     words the question uses weigh heavily, so a shared word never pulls in another game.
 
 Each hit carries its title and a short snippet as (text, highlighted) parts: the web layer escapes
 every part and wraps the highlighted ones in <mark>, so neither content nor query can inject HTML.
@@ -28,6 +39,7 @@ Pure: no Flask import.
 from __future__ import annotations
 
 import bisect
+import heapq
 import pathlib
 import sqlite3
 import threading
@@ -41,11 +53,13 @@ from markupsafe import Markup, escape
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from . import analysis
+from . import analysis, content
 from .analysis import fold, is_stop, stem
 from .content import Section
 
 SYNONYMS = pathlib.Path(__file__).resolve().parent / "synonyms.yaml"
+GLOSSARY = content.GLOSSARY
+CONCEPTS = pathlib.Path(__file__).resolve().parent / "concepts"
 MAX_QUERY = 120  # characters: a question, not an essay
 MAX_WORDS = 12
 LIMIT = 10
@@ -57,8 +71,31 @@ WEIGHTS = {"title": 8.0, "keywords": 6.0, "terms": 6.0, "grp": 1.5, "summary": 2
 # titles, terms and keywords (then the synonym table, summaries, bodies) are what players look for;
 # among equals, the more frequent. A word's weight is 1000 x its best place + its occurrences.
 VOCAB_WEIGHTS = {"title": 5, "keywords": 5, "terms": 5, "grp": 1, "summary": 2, "body": 1, "synonyms": 3}
-COVERAGE = 2.0  # a section that answers all the query's words scores (1 + COVERAGE) times its bm25
+COVERAGE = 1.0  # a section that answers all the query's words scores (1 + COVERAGE) times its bm25
 SNIPPET_WORDS = 22
+# Searching several games: a section's score is multiplied by (1 + GAME_AFFINITY x its game's share
+# of the query's words), a word found in k of the searched games giving each of them 1/k; a game the
+# query names ("gibbon", "five sails") multiplies its sections by NAMED_GAME.
+GAME_AFFINITY = 1.5
+NAMED_GAME = 4.0
+# ... and a game one of whose titles, terms or keywords of 2+ words the question says, by
+# (1 + GAME_PHRASE x its length in words).
+GAME_PHRASE = 0.25
+# A hub section (HUB_LINKS links or more) names many rules without answering them: its score counts
+# this much, so the section it points to comes first.
+HUB_LINKS = 5
+HUB = 0.8
+# A section found through the other language than the question's counts for this much.
+OTHER_LANGUAGE = 0.6
+# A section whose title or one of whose terms the question names in full (all their words, in any
+# order): its score is multiplied by (1 + TERM_MATCH x the share of the question's words they are).
+TERM_MATCH = 1.0
+# A section whose title, term or keyword stands word for word in the question ("in play", "en
+# garde", "hand limit"), stop words included: (1 + PHRASE_MATCH x the phrase's length in words).
+PHRASE_MATCH = 0.5
+# A word being typed also stands for the longer words it starts; a section that has only those
+# answers it this much.
+PREFIX_ONLY = 0.5
 
 Part = tuple[str, bool]  # a piece of shown text, and whether it matched the query
 
@@ -130,6 +167,10 @@ class _Row:
     summary: _Text
     blocks: tuple[tuple[str | None, _Text, frozenset[str]], ...]  # anchor, text, heading stems
     stems: frozenset[str]
+    names: tuple[frozenset[str], ...] = ()  # the stems of its title and of each of its terms
+    phrases: tuple[tuple[str, ...], ...] = ()  # its title, terms and keywords as folded words
+    gists: tuple[tuple[str, ...], ...] = ()  # the same without stop words, where 2+ words are left
+    hub: bool = False  # a section that mostly points to others (5+ links): it names everything
 
 
 @dataclass
@@ -159,9 +200,15 @@ class Synonyms:
     Both sides are stemmed, so a key matches whatever ending the player uses.
     """
 
-    def __init__(self, table: Mapping[str, Mapping[str, Mapping[str, object]]] | None = None):
+    def __init__(self, table: Mapping[str, Mapping[str, Mapping[str, object]]] | None = None,
+                 foreign: Mapping[str, Iterable[str]] | None = None):
         self.table: dict[tuple[str, str], list[tuple[tuple[str, ...], list[tuple[str, ...]]]]] = {}
         self.words: dict[str, Counter] = {lang: Counter() for lang in analysis.LANGS}
+        # Words of the other language that a glossary lets a question use (a French term in an
+        # English question): known, so never "corrected", but never a typo's correction either.
+        self.foreign: dict[str, set[str]] = {lang: set() for lang in analysis.LANGS}
+        for lang, texts in (foreign or {}).items():
+            self.foreign[lang].update(w for t in texts for w in analysis.words(t) if not is_stop(w))
         for game, by_lang in (table or {}).items():
             for lang, entries in (by_lang or {}).items():
                 if lang not in analysis.LANGS:
@@ -177,18 +224,66 @@ class Synonyms:
                         self.words[lang].update(w for w in analysis.words(text) if not is_stop(w))
 
     @classmethod
-    def read(cls, path: pathlib.Path = SYNONYMS) -> Synonyms:
-        return cls(yaml.safe_load(path.read_text(encoding="utf-8")) or {})
+    def read(cls, path: pathlib.Path = SYNONYMS, glossary: pathlib.Path | None = GLOSSARY) -> Synonyms:
+        """The synonym table, plus each game's glossary read both ways: an English term in a question
+        also searches the French sections for the French term, and the other way round."""
+        table = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        foreign: dict[str, list[str]] = {lang: [] for lang in analysis.LANGS}
+        for game, pairs in (read_glossary(glossary) if glossary else {}).items():
+            by_lang = table.setdefault(game, {})
+            for en, fr in pairs.items():
+                if fold(en) == fold(fr):
+                    continue
+                for lang, key, target in (("fr", en, fr), ("en", fr, en)):
+                    entries = by_lang.setdefault(lang, {}) or {}
+                    by_lang[lang] = entries
+                    old = entries.get(key) or []
+                    entries[key] = ([old] if isinstance(old, str) else list(old)) + [target]
+                    foreign[lang].append(key)
+        return cls(table, foreign)
 
     def entries(self, game: str, lang: str):
         return self.table.get((game, lang), []) + self.table.get(("all", lang), [])
 
 
+def read_concepts(folder: pathlib.Path = CONCEPTS) -> dict[tuple[str, str, str], tuple[str, ...]]:
+    """{(game, lang, slug): situations}: concepts/<game>.yaml, the situations each section governs,
+    in players' words, written from the rulebooks. The index reads them with the keywords."""
+    out: dict[tuple[str, str, str], tuple[str, ...]] = {}
+    for path in sorted(pathlib.Path(folder).glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for lang, by_slug in data.items():
+            for slug, phrases in (by_slug or {}).items():
+                out[(path.stem, str(lang), str(slug))] = tuple(str(p) for p in phrases or ())
+    return out
+
+
+def read_glossary(folder: pathlib.Path = GLOSSARY) -> dict[str, dict[str, str]]:
+    """{game: {English term: French term}} from the games' glossaries."""
+    return {g: dict(content.glossary(g, folder).terms) for g in content.GAME_KEYS}
+
+
+def read_game_names(folder: pathlib.Path = GLOSSARY) -> dict[str, list[tuple[str, ...]]]:
+    """{game: [folded words of a name players call it by]}, longest first."""
+    out = {}
+    for game in content.GAME_KEYS:
+        names = {tuple(analysis.words(n)) for n in content.glossary(game, folder).names}
+        out[game] = sorted((n for n in names if n), key=len, reverse=True)
+    return out
+
+
 class Index:
     """The search index of a set of sections (every game, every language)."""
 
-    def __init__(self, sections: Iterable[Section], synonyms: Synonyms | None = None):
+    def __init__(self, sections: Iterable[Section], synonyms: Synonyms | None = None,
+                 game_names: Mapping[str, Sequence[tuple[str, ...]]] | None = None,
+                 concepts: Mapping[tuple[str, str, str], Sequence[str]] | None = None):
         self.synonyms = synonyms or Synonyms()
+        concepts = concepts or {}
+        self.game_names = [(tuple(n), g) for g, names in (game_names or {}).items() for n in names]
+        self.game_names.sort(key=lambda x: -len(x[0]))
+        self.game_stems: dict[tuple[str, str], set[str]] = {}
+        self.phrase_rows: dict[tuple[str, ...], set[int]] = {}  # a title, term or keyword -> its rows
         self.rows: list[_Row] = []
         self.ranges: dict[tuple[str, str], tuple[int, int]] = {}  # (game, lang) -> rowid range
         vocab: dict[str, Counter] = {lang: Counter() for lang in analysis.LANGS}
@@ -196,19 +291,22 @@ class Index:
             for w in self.synonyms.words[lang]:
                 vocab[lang][w] = max(vocab[lang][w], VOCAB_WEIGHTS["synonyms"] * 1000)
         ordered = sorted(sections, key=lambda s: (s.game, s.lang, s.order, s.slug))
+        written: dict[str, set[str]] = {lang: set() for lang in analysis.LANGS}  # words of the content
         db = sqlite3.connect(":memory:")
         cols = ", ".join(WEIGHTS)
         db.execute(f"CREATE VIRTUAL TABLE docs USING fts5({cols}, tokenize='unicode61 remove_diacritics 2')")
         for rowid, sec in enumerate(ordered, start=1):
             lang = sec.lang
+            keywords = (*sec.keywords, *concepts.get((sec.game, lang, sec.slug), ()))
             fields = {
-                "title": sec.title, "keywords": " ; ".join(sec.keywords), "terms": " ; ".join(sec.terms),
+                "title": sec.title, "keywords": " ; ".join(keywords), "terms": " ; ".join(sec.terms),
                 "grp": sec.group, "summary": sec.summary, "body": sec.text,
             }
             for name, text in fields.items():
                 for w in analysis.words(text):
                     if not is_stop(w):
                         vocab[lang][w] = max(vocab[lang][w], VOCAB_WEIGHTS[name] * 1000) + 1
+                        written[lang].add(w)
             stemmed = {k: " ".join(analysis.terms(v, lang)) for k, v in fields.items()}
             db.execute(f"INSERT INTO docs(rowid, {cols}) VALUES (?, {', '.join('?' * len(WEIGHTS))})",
                        (rowid, *stemmed.values()))
@@ -220,7 +318,16 @@ class Index:
                 game=sec.game, slug=sec.slug, lang=lang, title=_Text.of(sec.title, lang),
                 summary=_Text.of(sec.summary, lang), blocks=blocks,
                 stems=frozenset(s for v in stemmed.values() for s in v.split()),
+                names=tuple(n for n in (frozenset(analysis.terms(t, lang)) for t in (sec.title, *sec.terms)) if n),
+                phrases=tuple(p for p in (tuple(analysis.words(t)) for t in (sec.title, *sec.terms, *keywords))
+                              if len(p) > 1 or (p and not is_stop(p[0]))),
+                hub=sec.body.count("](") >= HUB_LINKS,
+                gists=tuple(g for g in (tuple(w for w in analysis.words(t) if not is_stop(w))
+                                        for t in (sec.title, *sec.terms, *keywords)) if len(g) > 1),
             ))
+            self.game_stems.setdefault((sec.game, lang), set()).update(self.rows[-1].stems)
+            for phrase in (*self.rows[-1].phrases, *self.rows[-1].gists):
+                self.phrase_rows.setdefault(phrase, set()).add(rowid)
             first, _ = self.ranges.get((sec.game, lang), (rowid, rowid))
             self.ranges[(sec.game, lang)] = (first, rowid)
         db.execute("INSERT INTO docs(docs) VALUES ('optimize')")
@@ -229,13 +336,21 @@ class Index:
         db.close()
         self.vocab = vocab
         self.sorted_vocab = {lang: sorted(v) for lang, v in vocab.items()}
-        self.vocab_list = {lang: list(v) for lang, v in vocab.items()}
+        # A typo is corrected toward this language's words: a glossary's word of the other language
+        # counts only where this language's own content also uses it.
+        self.vocab_list = {lang: [w for w in v if w in written[lang] or w not in self.synonyms.foreign[lang]]
+                           for lang, v in vocab.items()}
         self.stems = {lang: {stem(w, lang) for w in v} for lang, v in vocab.items()}
         self._local = threading.local()
         self._plan = lru_cache(maxsize=4096)(self._plan_uncached)
         self._nearest = lru_cache(maxsize=4096)(self._nearest_uncached)
         self._sql = (f"SELECT rowid, bm25(docs, {', '.join(map(str, WEIGHTS.values()))}) AS score FROM docs "
                      f"WHERE docs MATCH ? AND rowid BETWEEN ? AND ? ORDER BY score LIMIT {CANDIDATES}")
+
+    @classmethod
+    def of(cls, sections: Iterable[Section]) -> Index:
+        """The index of `sections` with the package's synonyms, glossaries and game names."""
+        return cls(sections, Synonyms.read(), read_game_names(), read_concepts())
 
     # -- the database ------------------------------------------------------------------------------
 
@@ -282,14 +397,17 @@ class Index:
         if word.isdigit() or len(word) < 4:
             return {}
         limit = 1 if len(word) < 6 else 2
-        scored = []
+        rough = []
         for lang in langs:
             found = process.extract(word, self.vocab_list[lang], scorer=OSA.distance, score_cutoff=limit, limit=20)
-            scored.extend(((d, w[0] != word[0], analysis.typo_cost(word, w), -self.vocab[lang][w]), lang, w)
-                          for w, d, _ in found)
-        if not scored:
+            rough.extend(((d, w[0] != word[0]), lang, w) for w, d, _ in found)
+        if not rough:
             return {}
-        scored.sort()
+        # Only the candidates that are fewest edits away (keeping the first letter if any does) go
+        # on to the finer, slower comparison.
+        top = min(key for key, _, _ in rough)
+        scored = sorted(((*key, analysis.typo_cost(word, w), -self.vocab[lang][w]), lang, w)
+                        for key, lang, w in rough if key == top)
         best = scored[0][0][:2]
         out: dict[str, str] = {}
         for key, lang, w in scored:
@@ -340,14 +458,66 @@ class Index:
 
     @staticmethod
     def _coverage(plan: _Plan, row: _Row) -> float:
-        """The share of the query's words a section answers (directly or through a synonym)."""
-        met = {i for i, g in enumerate(plan.groups) if g.stems & row.stems}
+        """The share of the query's words a section answers (directly or through a synonym); a word
+        answered only by a longer word it starts counts PREFIX_ONLY."""
+        met = {i: 1.0 if g.primary in row.stems else PREFIX_ONLY
+               for i, g in enumerate(plan.groups) if g.stems & row.stems}
         for stems, covered in plan.phrases:
             if row.stems.issuperset(stems):
-                met.update(covered)
-        return len(met) / len(plan.groups)
+                met.update(dict.fromkeys(covered, 1.0))
+        return sum(met.values()) / len(plan.groups)
 
     # -- searching ---------------------------------------------------------------------------------
+
+    def _named_games(self, folded: str, searched: Sequence[str]) -> tuple[set[str], str]:
+        """The searched games the question names, and the question without their names (kept when
+        the name is all there is: "gibbon" alone searches for the word)."""
+        words = analysis.words(folded)
+        named: set[str] = set()
+        kept = list(words)
+        for name, game in self.game_names:
+            if game not in searched:
+                continue
+            n = len(name)
+            for i in range(len(kept) - n + 1):
+                if tuple(kept[i:i + n]) == name:
+                    named.add(game)
+                    kept[i:i + n] = [""] * n
+        rest = [w for w in kept if w]
+        if not named or not any(not is_stop(w) for w in rest):
+            return named, folded
+        return named, " ".join(rest)
+
+    def _question_lang(self, folded: str, reader: str) -> str:
+        """The language the question is written in: the one that knows more of its words that the
+        other does not; the reader's when that does not decide."""
+        only = Counter()
+        for w in analysis.words(folded):
+            if is_stop(w) or w.isdigit():
+                continue
+            known = [lang for lang in analysis.LANGS if w in self.vocab[lang]]
+            if len(known) == 1:
+                only[known[0]] += 1
+        ranked = only.most_common()
+        if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
+            return reader
+        return ranked[0][0]
+
+    def _affinity(self, plans: Mapping[tuple[str, str], _Plan], searched: Sequence[str]) -> dict[str, float]:
+        """Each searched game's share of the question's words: a word its content has and k of the
+        searched games have gives it 1/k; averaged over the question's words."""
+        present: dict[str, set[int]] = {g: set() for g in searched}
+        size = 0
+        for (game, row_lang), plan in plans.items():
+            size = max(size, len(plan.groups))
+            have = self.game_stems.get((game, row_lang), set())
+            for i, g in enumerate(plan.groups):
+                if g.stems & have:
+                    present[game].add(i)
+        if not size:
+            return {}
+        counts = Counter(i for ids in present.values() for i in ids)
+        return {g: sum(1 / counts[i] for i in ids) / size for g, ids in present.items()}
 
     def search(self, query: str, games: Sequence[str] | None = None, lang: str = "en",
                limit: int = LIMIT) -> Result:
@@ -356,31 +526,57 @@ class Index:
         `lang` is the reader's language: a section written in it is shown in it (Hit.lang says which).
         """
         query = query[:MAX_QUERY]
-        folded = fold(query)
+        folded = analysis.drop_idioms(fold(query))
         typing = bool(query) and not query[-1].isspace()
+        searched = list(games if games is not None else self.games)
+        named, folded = self._named_games(folded, searched)
         found: dict[tuple[str, str], dict[str, tuple[float, float, _Plan, int]]] = {}
         corrections: dict[str, str] = {}
         db = self._db()
-        for game in (games if games is not None else self.games):
-            for row_lang in self.languages(game):
-                plan = self._plan(folded, typing, game, row_lang)
-                if not plan.groups:
-                    continue
-                first, last = self.ranges[(game, row_lang)]
-                rows = db.execute(self._sql, (self._match_expression(plan), first, last)).fetchall()
-                for rowid, bm25 in rows:
-                    row = self.rows[rowid - 1]
-                    coverage = self._coverage(plan, row)
-                    score = -bm25 * (1 + COVERAGE * coverage)
-                    found.setdefault((game, row.slug), {})[row_lang] = (score, coverage, plan, rowid)
-                if rows:
-                    for g in plan.groups:
-                        if g.corrected:
-                            corrections.setdefault(g.word, g.corrected)
+        plans = {(game, row_lang): self._plan(folded, typing, game, row_lang)
+                 for game in searched for row_lang in self.languages(game)}
+        asked = self._question_lang(folded, lang)
+        question = analysis.words(folded)
+        said: dict[int, int] = {}  # rowid -> the longest title, term or keyword the question says
+        for run in _runs(question) | _runs([w for w in question if not is_stop(w)]):
+            for rowid in self.phrase_rows.get(run, ()):
+                said[rowid] = max(said.get(rowid, 0), len(run))
+        game_said: dict[str, int] = {}  # game -> the longest phrase of 2+ words of its own said
+        for rowid, n in said.items():
+            if n > 1:
+                g = self.rows[rowid - 1].game
+                game_said[g] = max(game_said.get(g, 0), n)
+        affinity = self._affinity(plans, searched) if len(searched) > 1 else {}
+        for (game, row_lang), plan in plans.items():
+            if not plan.groups:
+                continue
+            factor = (1 + GAME_AFFINITY * affinity.get(game, 0.0)) * (NAMED_GAME if game in named else 1.0)
+            if len(searched) > 1:
+                factor *= 1 + GAME_PHRASE * game_said.get(game, 0)
+            if row_lang != asked:
+                factor *= OTHER_LANGUAGE
+            asked_stems = {s for g in plan.groups for s in g.stems}
+            first, last = self.ranges[(game, row_lang)]
+            rows = db.execute(self._sql, (self._match_expression(plan), first, last)).fetchall()
+            for rowid, bm25 in rows:
+                row = self.rows[rowid - 1]
+                coverage = self._coverage(plan, row)
+                score = -bm25 * (1 + COVERAGE * coverage) * factor
+                named_share = max((len(n) for n in row.names if n <= asked_stems), default=0)
+                score *= 1 + TERM_MATCH * min(1.0, named_share / len(plan.groups))
+                score *= 1 + PHRASE_MATCH * said.get(rowid, 0)
+                if row.hub:
+                    score *= HUB
+                found.setdefault((game, row.slug), {})[row_lang] = (score, coverage, plan, rowid)
+            if rows:
+                for g in plan.groups:  # the question's own language says what a typo meant
+                    if g.corrected and (row_lang == asked or g.word not in corrections):
+                        corrections[g.word] = g.corrected
         # A section found in several languages counts once, at its best score; it is shown in the
         # reader's language unless the other version answers more of the query's words (a French
         # question on an English page shows the French title and text, where its words are marked).
-        ranked = sorted(found.items(), key=lambda kv: (-max(v[0] for v in kv[1].values()), kv[0]))[:limit]
+        best = {key: max(v[0] for v in by_lang.values()) for key, by_lang in found.items()}
+        ranked = [(key, found[key]) for key in heapq.nsmallest(limit, best, key=lambda k: (-best[k], k))]
         hits = []
         for (game, slug), by_lang in ranked:
             score = max(v[0] for v in by_lang.values())
@@ -392,6 +588,11 @@ class Index:
             title = _highlight(row.title, marks)
             hits.append(Hit(game, slug, row_lang, round(score, 4), title, snippet, anchor))
         return Result(query, tuple(hits), corrections)
+
+
+def _runs(words: Sequence[str], longest: int = 8) -> set[tuple[str, ...]]:
+    """Every run of up to `longest` consecutive words."""
+    return {tuple(words[i:i + n]) for i in range(len(words)) for n in range(1, longest + 1) if i + n <= len(words)}
 
 
 def _highlight(text: _Text, marks: set[str], start: int = 0, end: int | None = None) -> tuple[Part, ...]:

@@ -40,10 +40,13 @@ def test_terms_on_the_game_pages_are_explained(name):
     assert content.find_term("gibbon", name) is not None
 
 
-def test_both_readings_are_stated_in_the_reference():
+def test_the_readings_are_stated_and_the_rulebooks_own_rule_is_not_called_one():
     text = SECTIONS["special-cases"].body
-    assert "No Wrath when nobody doubted wrongly" in text
-    assert "No Gluttony when no pile has face-down cards" in text
+    stated, _sep, open_points = text.partition("Two points the rulebook leaves open")
+    assert "The rulebook: when no pile has a face-down card, nobody gets Gluttony." in stated
+    assert "Gluttony" not in open_points.split("At the seat swap")[0].replace("for Gluttony", "")
+    assert "Our reading: when nobody doubted wrongly, nobody gets Wrath." in open_points
+    assert "Our reading: the Braveheart's own accepted hearts still count" in open_points
 
 
 def test_the_rules_questions_point_at_real_sections():

@@ -1,0 +1,65 @@
+"""Measure the rules search on the question sets: first and top-3 hit rates per part (tune, held
+out), language and scope (within the game, across all games).
+
+    .venv/bin/python tests/rules_questions/report.py [--misses] [--part tune|heldout]
+
+The held-out part (heldout/*.yaml) was written before any tuning and is only ever measured; the
+ranking was tuned on tune/*.yaml (and on the original set, <game>.yaml).
+"""
+from __future__ import annotations
+
+import pathlib
+import sys
+
+import yaml
+
+ROOT = pathlib.Path(__file__).resolve().parent
+PARTS = ("tune", "heldout")
+SCOPES = ("game", "all")
+
+
+def load(part: str) -> list[dict]:
+    out = []
+    for path in sorted((ROOT / part).glob("*.yaml")):
+        for item in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            out.append({**item, "game": path.stem, "lang": item.get("lang", "en")})
+    return out
+
+
+def measure(index, questions: list[dict]) -> dict:
+    """{(lang, scope): [asked, first, top3, misses]}."""
+    figures: dict = {}
+    for item in questions:
+        for scope in SCOPES:
+            games = [item["game"]] if scope == "game" else None
+            hits = index.search(str(item["q"]), games, item["lang"]).hits
+            ranked = [(h.game, h.slug) for h in hits]
+            want = (item["game"], item["expect"])
+            row = figures.setdefault((item["lang"], scope), [0, 0, 0, []])
+            row[0] += 1
+            row[1] += ranked[:1] == [want]
+            row[2] += want in ranked[:3]
+            if ranked[:1] != [want]:
+                row[3].append(f"{item['game']}/{item['lang']}/{scope}: {item['q']!r} wants {item['expect']}, "
+                              f"got {[f'{g}/{s}' for g, s in ranked[:3]]}")
+    return figures
+
+
+def main(argv: list[str]) -> None:
+    sys.path.insert(0, str(ROOT.parent.parent))
+    from companion.rules import content
+    from companion.rules.search import Index, Synonyms
+
+    index = Index.of(content.library().all_sections())
+    parts = [argv[argv.index("--part") + 1]] if "--part" in argv else PARTS
+    for part in parts:
+        figures = measure(index, load(part))
+        for (lang, scope), (asked, first, top3, misses) in sorted(figures.items()):
+            print(f"{part:8} {lang} {scope:4}  first {first / asked:6.1%}  top-3 {top3 / asked:6.1%}  ({asked})")
+            if "--misses" in argv:
+                for m in misses:
+                    print("    " + m)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
