@@ -1,5 +1,6 @@
-"""City of Five Sails in a browser: a 3-player table through two Days, a duel inside High Drama, and an
-Economic Victory at Plunder; plus the standalone duel calculator with its preview and take-back."""
+"""City of Five Sails in a browser: a 3-player game of five Days with two duels whose wounds add up on
+the Leaders' trackers, a Leader destroyed by its tracker, and a fifth-Day tie-break; plus the standalone
+duel calculator with its preview, take-back, and the duel kept in its address."""
 from __future__ import annotations
 
 import re
@@ -9,67 +10,43 @@ from playwright.sync_api import expect
 from tests.e2e.checks import check_page, fill_new_table, visit
 
 
-def next_button(page):
-    return page.get_by_role("button", name=re.compile(r"^(Next: |Start Day )"))
-
-
-def press_next_until(page, heading: str, limit: int = 40):
-    """Press Next, checking each step's page, until the step heading reads `heading`."""
-    step = page.locator("#fs-step-h")
-    for _ in range(limit):
-        if heading in step.inner_text():
-            return
-        before = step.inner_text()
-        next_button(page).click()
-        expect(step).not_to_have_text(before)
-        check_page(page)
-    raise AssertionError(f"never reached {heading!r}")
+def finish_phase(page, phase: str):
+    """One tap finishes the phase on screen; the page then shows the next one."""
+    version = page.locator("#live").get_attribute("data-version")
+    page.get_by_role("button", name=re.compile(f"^{phase} done")).click()
+    expect(page.locator("#live")).not_to_have_attribute("data-version", version)
 
 
 def hand_out_first_player(page, values: dict[str, int]):
     form = page.locator("#initiative")
     for name, value in values.items():
         form.get_by_label(name, exact=True).fill(str(value))
-    form.get_by_role("button", name="Hand out the First Player token").click()
+    # Handing out again with the same values changes nothing, so wait for the answer, not a new version.
+    with page.expect_response(lambda r: r.url.endswith("/fivesails/initiative")):
+        form.get_by_role("button", name=re.compile("^Hand out the First Player token")).click()
+    expect(page.locator(".fs-first")).to_be_visible()
 
 
-def add_renown(page, name: str, times: int):
+def quiet_day(page, initiative: dict[str, int]):
+    """Dawn to the end of Dusk with nothing but Initiative."""
+    finish_phase(page, "Dawn")
+    hand_out_first_player(page, initiative)
+    for phase in ("Planning", "High Drama", "Plunder", "Dusk"):
+        finish_phase(page, phase)
+
+
+def tap_plus(page, form_id: str, times: int):
+    """Tap a counter's + (the form with this id) and wait for each change to land."""
     for _ in range(times):
-        before = page.locator("#live").get_attribute("data-version")
-        page.get_by_role("button", name=f"One more: {name}: Renown").click()
-        expect(page.locator("#live")).not_to_have_attribute("data-version", before)
+        version = page.locator("#live").get_attribute("data-version")
+        page.locator(f"#{form_id}").get_by_role("button", name=re.compile("^One more")).click()
+        expect(page.locator("#live")).not_to_have_attribute("data-version", version)
 
 
-def test_three_players_two_days_a_duel_and_an_economic_victory(page):
-    visit(page, "/new/fivesails")
-    fill_new_table(page, ["Ana", "Bo", "Cy"])
-    expect(page.get_by_role("heading", name="Setup for 3 players")).to_be_visible()
-    check_page(page)
-
-    # Setup: tick a step, turn the City line, start.
-    page.get_by_role("button", name=re.compile("^Shuffle the City Deck")).click()
-    expect(page.get_by_role("button", name=re.compile("^Shuffle the City Deck"))).to_have_attribute("aria-pressed", "true")
-    page.get_by_role("button", name=re.compile("Turn the line end for end")).click()
-    expect(page.locator(".fs-line-list li").first).to_contain_text("Ole's Inn")
-    check_page(page)
-    page.get_by_role("button", name="Start Day 1").click()
-    expect(page.locator("#fs-step-h")).to_contain_text("Beginning of the Day")
-    check_page(page)
-
-    # Day 1: Dawn deals in the line's order, then Initiative.
-    press_next_until(page, "Deal the City cards")
-    expect(page.locator(".fs-deal li").first).to_have_text("Ole's Inn")
-    press_next_until(page, "Determine Initiative")
-    hand_out_first_player(page, {"Ana": 12, "Bo": 67, "Cy": 30})
-    expect(page.locator(".fs-first")).to_contain_text("Bo has the highest Initiative")
-    expect(page.locator(".fs-order li")).to_have_text([re.compile("^Bo"), "Cy", "Ana"])
-    check_page(page)
-
-    # High Drama: Ana's Leader Kaspar challenges Bo's Soline.
-    press_next_until(page, "Take actions in turn")
+def start_leader_duel(page, *, wounds_typed: str = "0", tracker: str = "0"):
+    """Ana's Leader Kaspar (Combat 3, Resolve 6) challenges Bo's Leader Soline (Resolve 5)."""
     page.get_by_role("link", name=re.compile("A challenge\\? Open the duel")).click()
     expect(page.get_by_role("heading", name="A new duel")).to_be_visible()
-    check_page(page)
     form = page.locator("#duel-setup")
     challenger = form.get_by_role("group", name="Challenger")
     challenger.get_by_label("Name", exact=True).fill("Kaspar")
@@ -80,63 +57,124 @@ def test_three_players_two_days_a_duel_and_an_economic_victory(page):
     defender = form.get_by_role("group", name="Challenged character")
     defender.get_by_label("Name", exact=True).fill("Soline")
     defender.get_by_label("Resolve", exact=True).fill("5")
+    defender.get_by_label("Wounds already", exact=True).fill(wounds_typed)
     defender.get_by_label("Whose character?", exact=True).select_option(label="Bo")
+    defender.get_by_label("This is that player's Leader", exact=True).check()
+    # Linking Bo's Leader fills "Wounds already" from Bo's tracker, whatever was typed.
+    expect(defender.get_by_label("Wounds already", exact=True)).to_have_value(tracker)
+    check_page(page)
     form.get_by_role("button", name="Start the duel").click()
     expect(page.get_by_role("heading", name="Duel: Kaspar vs Soline")).to_be_visible()
-    expect(page.locator(".fs-duellist.acting")).to_contain_text("Soline")
+
+
+def play_card(page, riposte=0, parry=0, thrust=0):
+    rnd = page.locator("#duel-round")
+    for label, value in (("Riposte", riposte), ("Parry", parry), ("Thrust", thrust)):
+        rnd.get_by_label(label, exact=True).fill(str(value))
+    version = page.locator("#live").get_attribute("data-version")
+    rnd.get_by_role("button", name="Play this card").click()
+    expect(page.locator("#live")).not_to_have_attribute("data-version", version)
+
+
+def test_three_players_five_days_two_duels_a_leader_destroyed_and_a_fifth_day_tie_break(page):
+    visit(page, "/new/fivesails")
+    fill_new_table(page, ["Ana", "Bo", "Cy"])
+    expect(page.get_by_role("heading", name="Setup for 3 players")).to_be_visible()
+    page.get_by_role("button", name=re.compile("Turn the line end for end")).click()
+    expect(page.locator(".fs-line-list li").first).to_contain_text("Ole's Inn")
+    check_page(page)
+    page.get_by_role("button", name="Start Day 1").click()
+    expect(page.get_by_role("heading", name="Dawn", exact=True)).to_be_visible()
+    expect(page.locator(".fs-deal li").first).to_have_text("Ole's Inn")
     check_page(page)
 
-    rnd = page.locator("#duel-round")
-    rnd.get_by_label("Riposte", exact=True).fill("1")
-    rnd.get_by_label("Parry", exact=True).fill("1")
-    rnd.get_by_label("Thrust", exact=True).fill("2")
-    rnd.get_by_role("button", name="Preview").click()
-    expect(page.locator(".fs-preview")).to_contain_text("Pools after: Kaspar 3, Soline 0.")
+    # Day 1, Planning: the first box has the cursor; a tie with nobody holding the token is drawn at
+    # random, and handing out again with the same values never moves it.
+    finish_phase(page, "Dawn")
+    expect(page.locator("#initiative").get_by_label("Ana", exact=True)).to_be_focused()
+    hand_out_first_player(page, {"Ana": 40, "Bo": 55, "Cy": 55})
+    first = page.locator(".fs-first").inner_text()
+    assert "at random" in first
+    for _ in range(2):
+        hand_out_first_player(page, {"Ana": 40, "Bo": 55, "Cy": 55})
+        expect(page.locator(".fs-first")).to_have_text(first)
     check_page(page)
-    page.locator("#duel-round").get_by_role("button", name="Play this card").click()
-    expect(page.locator(".fs-duellist.acting")).to_contain_text("Kaspar")
-    expect(page.locator(".fs-story")).to_contain_text("Soline takes 1 wounds.")
+    finish_phase(page, "Planning")
+
+    # High Drama, duel 1: Soline takes 1 wound, Kaspar 2; both go onto the Leaders' trackers.
+    start_leader_duel(page)
+    play_card(page, 1, 1, 2)
+    expect(page.locator(".fs-story")).to_contain_text("Soline takes 1 wound.")
     check_page(page)
     page.locator("#duel-round").get_by_role("button", name="No card").click()
     expect(page.locator(".fs-verdict")).to_have_text("The duel is over: both threat pools are empty.")
-    expect(page.locator(".fs-story")).to_contain_text("capped at 2 by Restricted Hostilities; 1 excess threat")
+    page.get_by_role("button", name="Finish the duel").click()
+    expect(page.get_by_role("heading", name="A new duel")).to_be_visible()
+    page.get_by_role("link", name="Renown & Leaders").click()
+    expect(page.locator("#wounds-1-wrap output")).to_have_text("2 / 6")
+    expect(page.locator("#wounds-2-wrap output")).to_have_text("1 / 5")
+    check_page(page)
+    page.get_by_role("link", name="Day", exact=True).click()
+    for phase in ("High Drama", "Plunder", "Dusk"):
+        finish_phase(page, phase)
+    expect(page.locator(".fs-day")).to_contain_text("Day 2 of 5")
+
+    # Day 2, duel 2: Soline starts from her tracker's 1 wound although "Wounds already" says 0, takes
+    # 2 more: the tracker adds them up to 3.
+    finish_phase(page, "Dawn")
+    hand_out_first_player(page, {"Ana": 10, "Bo": 20, "Cy": 30})
+    finish_phase(page, "Planning")
+    start_leader_duel(page, wounds_typed="0", tracker="1")
+    expect(page.locator(".fs-duellist").nth(1)).to_contain_text("Wounds 1 / 5")
+    play_card(page, parry=1)
+    expect(page.locator(".fs-verdict")).to_be_visible()
     check_page(page)
     page.get_by_role("button", name="Finish the duel").click()
     expect(page.get_by_role("heading", name="A new duel")).to_be_visible()
-    check_page(page)
 
+    # Cy's Leader falls to the wounds tracker: Resolve 2, two wounds; half of Cy's 4 Renown goes, once,
+    # and Undo sits right there.
     page.get_by_role("link", name="Renown & Leaders").click()
-    expect(page.locator("#wounds-1-wrap output")).to_have_text("2")
+    expect(page.locator("#wounds-2-wrap output")).to_have_text("3 / 5")
+    tap_plus(page, "renown-3", 4)
+    page.locator("#fs-player-3 .fs-resolve > summary").click()
+    resolve = page.locator("#resolve-3")
+    resolve.get_by_label("Cy's Leader: Resolve", exact=True).fill("2")
+    resolve.get_by_role("button", name="Set Resolve").click()
+    expect(page.locator("#wounds-3-wrap output")).to_have_text("0 / 2")
+    tap_plus(page, "wounds-3", 2)
+    expect(page.locator("#undo-fallen-3")).to_contain_text("Cy's Leader was destroyed (2 Renown lost).")
+    expect(page.locator("#renown-3-wrap output")).to_have_text("2")
     check_page(page)
     page.get_by_role("link", name="Day", exact=True).click()
-    expect(page.locator("#fs-step-h")).to_contain_text("Take actions in turn")
+    for phase in ("High Drama", "Plunder", "Dusk"):
+        finish_phase(page, phase)
 
-    # Plunder of Day 1: Bo collects 3 Renown; nobody reaches 7, the Day goes on.
-    press_next_until(page, "Collect Renown")
-    add_renown(page, "Bo", 3)
-    expect(page.locator("#renown-2-wrap output")).to_have_text("3")
-    check_page(page)
-    press_next_until(page, "Check Economic Victory")
-    expect(page.locator(".fs-verdict")).to_have_text("Nobody has 7 Renown yet.")
-    press_next_until(page, "End of the Day")
-    next_button(page).click()
-    expect(page.locator(".fs-day")).to_contain_text("Day 2 of 5")
-    check_page(page)
+    # Days 3 and 4: nothing but Initiative.
+    for day in (3, 4):
+        expect(page.locator(".fs-day")).to_contain_text(f"Day {day} of 5")
+        quiet_day(page, {"Ana": 30, "Bo": 40, "Cy": 50})
+    expect(page.locator(".fs-day")).to_contain_text("Day 5 of 5")
 
-    # Day 2: Initiative again (a tie: the token passes left of Bo), then Bo reaches 7 Renown.
-    press_next_until(page, "Determine Initiative")
-    hand_out_first_player(page, {"Ana": 50, "Bo": 50, "Cy": 10})
-    expect(page.locator(".fs-first")).to_contain_text("passes to the left, to Cy")
+    # Day 5: Ana and Bo tie on 8 Renown; the fifth-Day tie-breaks settle it on Leader wounds (2 against 3).
+    finish_phase(page, "Dawn")
+    hand_out_first_player(page, {"Ana": 30, "Bo": 40, "Cy": 50})
+    finish_phase(page, "Planning")
+    finish_phase(page, "High Drama")
+    for pid in ("1", "2"):
+        tap_plus(page, f"renown-{pid}", 8)
+    expect(page.get_by_text("this is the fifth Day, so the tie-breaks below settle it")).to_be_visible()
+    expect(page.get_by_text("Ana wins on the Leader with the fewest wounds.")).to_be_visible()
+    expect(page.locator("#fs-standings th.decided")).to_contain_text("Leader wounds")
+    deciding = page.locator("#fs-standings td.decided").first  # a card per player on a phone: its value
+    expect(deciding).to_contain_text("Leader wounds")
+    deciding.scroll_into_view_if_needed()
+    box = deciding.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"]
     check_page(page)
-    press_next_until(page, "Collect Renown")
-    add_renown(page, "Bo", 4)
-    expect(page.locator("#renown-2-wrap output")).to_have_text("7")
-    press_next_until(page, "Check Economic Victory")
-    expect(page.locator(".fs-verdict")).to_have_text("Bo has 7 Renown: Economic Victory.")
-    check_page(page)
-    page.get_by_role("button", name="Declare the Economic Victory").click()
-    expect(page.get_by_role("heading", name="Economic Victory: Bo wins")).to_be_visible()
-    expect(page.locator(".table-meta .status")).to_have_text("finished")
+    page.get_by_role("button", name="Declare the Fifth Day Victory").click()
+    expect(page.get_by_role("heading", name="Fifth Day Victory: Ana wins")).to_be_visible()
+    expect(page.get_by_text("Decided by the Leader with the fewest wounds.")).to_be_visible()
     check_page(page)
 
 
@@ -175,4 +213,12 @@ def test_standalone_duel_calculator_with_preview_and_take_back(page):
     rnd.get_by_role("button", name="Play this card").click()
     expect(page.locator("#calc-round-gambled-err")).to_contain_text("no gamble left")
     expect(page.locator(".fs-story > li")).to_have_count(2)
+    check_page(page)
+
+    # The duel lives in the address: a reload brings it back, and the link can be shared.
+    expect(page).to_have_url(re.compile(r"/fivesails/duel\?d="))
+    page.reload()
+    expect(page.get_by_role("heading", name="Duel: Kaspar vs Soline")).to_be_visible()
+    expect(page.locator(".fs-story > li")).to_have_count(2)
+    expect(page.locator("#calc-link")).to_have_value(re.compile(r"/fivesails/duel\?d="))
     check_page(page)

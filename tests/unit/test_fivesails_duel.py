@@ -243,10 +243,70 @@ def test_bad_setups_name_their_field(payload, field):
     assert field in errors(err)
 
 
-def test_a_dash_stat_counts_as_zero():
-    setup = d.read_setup({"challenger": {"name": "A", "duel_stat": "-", "resolve": 3},
-                          "defender": {"name": "B", "duel_stat": 2, "resolve": 3}})
-    assert setup.challenger.duel_stat == 0
+def test_a_dash_stat_counts_as_zero_for_the_challenged_character():
+    setup = d.read_setup({"challenger": {"name": "A", "duel_stat": 2, "resolve": 3},
+                          "defender": {"name": "B", "duel_stat": "-", "resolve": 3}})
+    assert setup.defender.duel_stat == 0
+
+
+def test_a_challenger_with_a_dash_cannot_issue_that_challenge():
+    """p. 28 "Dashes as Values": a dash in a stat cannot issue a challenge of that stat."""
+    with pytest.raises(Invalid) as err:
+        d.read_setup({"challenger": {"name": "A", "duel_stat": "-", "resolve": 3},
+                      "defender": {"name": "B", "duel_stat": 2, "resolve": 3}})
+    assert list(errors(err)) == ["challenger.duel_stat"]
+    assert "dash" in errors(err)["challenger.duel_stat"][0]
+
+
+def test_refused_and_intervened_together_is_refused_naming_both_fields():
+    with pytest.raises(Invalid) as err:
+        d.read_setup({"challenger": {"name": "A", "duel_stat": 2, "resolve": 3},
+                      "defender": {"name": "B", "duel_stat": 2, "resolve": 3},
+                      "refused": True, "intervened_for": "C"})
+    assert set(errors(err)) == {"refused", "intervened_for"}
+
+
+# -- an absent adversary, moving during a duel (p. 27) ------------------------------------------------
+
+# Kaspar challenges Soline at The Forums with Combat 3; she accepts, so her pool holds 3 and hers is
+# the first round. The example's own rounds: Kaspar plays Riposte 1 / Thrust 2 and moves to The
+# Docks after his round; then Soline plays Riposte 2 / Thrust 1, either staying at The Forums (her
+# threat reaches an absent adversary and is discarded) or moving to The Docks before resolving it
+# (it reaches Kaspar). The numbers are ours: the rulebook's icons carry none.
+KASPAR_SOLINE = Setup(who("Kaspar", stat=3, resolve=7), who("Soline", stat=2, resolve=5))
+SOLINE_OPENS = card(0, 1, 2)  # Soline: Parry 1, Thrust 2 -> 2 of her 3 threat left: 2 wounds; Kaspar's pool 2
+KASPAR_THEN_MOVES = card(1, 0, 2)  # Kaspar: Riposte 1 (1 back to Soline), Thrust 2 -> Soline's pool 3
+
+
+@pytest.mark.parametrize("soline_round, soline_pool_after, kaspar_pool_after, discarded_sent, ended", [
+    pytest.param(card(2, 0, 1, absent=True), 0, 0, 3, True, id="soline-stays-kaspar-absent"),
+    pytest.param(card(2, 0, 1), 0, 3, 0, False, id="soline-moves-to-the-docks-first"),
+])
+def test_kaspar_and_soline_absent_adversary_example(soline_round, soline_pool_after, kaspar_pool_after,
+                                                    discarded_sent, ended):
+    """p. 27 "Moving During a Duel": threat only reaches an adversary at the same location."""
+    duel = d.resolve(KASPAR_SOLINE, [SOLINE_OPENS, KASPAR_THEN_MOVES, soline_round])
+    last = duel.rounds[-1]
+    assert duel.rounds[1].pools_after == {CHALLENGER: 0, DEFENDER: 3}
+    assert last.actor == DEFENDER and last.riposted == 2  # her Riposte still empties her own pool
+    assert last.sent_lost == discarded_sent
+    assert last.wounds_taken == 1  # 3 - 2 riposted, within Kaspar's Combat 3
+    assert last.pools_after == {CHALLENGER: kaspar_pool_after, DEFENDER: soline_pool_after}
+    assert duel.ended is ended
+    assert duel.wounds[DEFENDER] == 3
+
+
+def test_an_absent_adversary_is_said_in_the_story():
+    duel = d.resolve(KASPAR_SOLINE, [SOLINE_OPENS, KASPAR_THEN_MOVES, card(2, 0, 1, absent=True)])
+    text = [line.msg % line.args for line in d.round_story(duel, duel.rounds[-1])]
+    assert "Kaspar is not at Soline's location, so the 3 threat sent there is discarded." in text
+
+
+def test_one_wound_is_said_in_the_singular():
+    duel = d.resolve(Setup(who("A", stat=1), who("B", stat=1)), [card(0, 0, 0)])
+    lines = d.round_story(duel, duel.rounds[-1])
+    wound = [line for line in lines if line.plural]
+    assert wound and wound[0].args["n"] == 1 and wound[0].msg == "%(name)s takes %(n)d wound."
 
 
 @pytest.mark.parametrize("rounds, field", [
@@ -276,8 +336,10 @@ def test_the_story_has_a_sentence_for_each_step():
 
 participants = st.builds(lambda s, r, w, f: Participant("P", s, r, min(w, r - 1), f),
                          st.integers(0, 6), st.integers(1, 12), st.integers(0, 11), st.integers(0, 3))
-rounds_st = st.lists(st.builds(lambda c, r, p, t, lethal: Round(Card(r, p, t) if c else None, lethal=lethal),
-                               st.booleans(), st.integers(0, 5), st.integers(0, 5), st.integers(0, 5), st.booleans()),
+rounds_st = st.lists(st.builds(lambda c, r, p, t, lethal, absent: Round(Card(r, p, t) if c else None, lethal=lethal,
+                                                                       absent=absent),
+                               st.booleans(), st.integers(0, 5), st.integers(0, 5), st.integers(0, 5), st.booleans(),
+                               st.booleans()),
                      max_size=12)
 
 
@@ -288,7 +350,7 @@ def _playable(setup, rounds):
         if duel.ended:
             break
         if rnd.card is None and duel.must_play_card():
-            rnd = Round(Card(), lethal=rnd.lethal)
+            rnd = Round(Card(), lethal=rnd.lethal, absent=rnd.absent)
         duel = d.play(duel, rnd)
     return duel
 

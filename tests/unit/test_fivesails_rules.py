@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.domain import Invalid
+from companion.games.fivesails import duel as d
 from companion.games.fivesails import rules as r
 from companion.games.fivesails.rules import BAZAAR, DOCKS, FORUMS, GARDENS, OLES_INN
 
@@ -54,6 +55,12 @@ def test_city_line_keeps_the_forums_central_and_ancillaries_outside(n, flipped, 
     assert set(got) - set(r.CORE) == {got[0], got[-1]} - set(r.CORE)
 
 
+def test_four_players_can_place_governors_gardens_beyond_oles_inn():
+    """The second reading of p. 3: both extra locations at the same end."""
+    assert r.city_line(4, gardens_with_inn=True) == [DOCKS, FORUMS, BAZAAR, OLES_INN, GARDENS]
+    assert r.city_line(4, flipped=True, gardens_with_inn=True) == [GARDENS, OLES_INN, BAZAAR, FORUMS, DOCKS]
+
+
 @pytest.mark.parametrize("n, keys", [
     pytest.param(2, {"oles-inn", "gardens"}, id="2p-no-ancillary"),
     pytest.param(3, {"gardens"}, id="3p-no-gardens"),
@@ -82,6 +89,9 @@ def test_sync_players_keeps_state_and_fits_the_locations():
     pytest.param({"1": 30, "2": 67, "3": 12}, "3", "2", "highest", id="highest-takes-it-from-a-holder"),
     pytest.param({"1": 50, "2": 50, "3": 12}, "1", "2", "tie-left", id="tie-passes-left-of-the-holder"),
     pytest.param({"1": 50, "2": 50, "3": 12}, "3", "1", "tie-left", id="tie-passes-left-wrapping-round"),
+    pytest.param({"1": 50, "2": 12, "3": 50}, "1", "3", "tie-left",
+                 id="tie-skips-the-lower-initiative-on-the-left"),
+    pytest.param({"1": 40, "2": 55, "3": 55}, "3", "2", "tie-left", id="holder-tied-comes-last"),
 ])
 def test_determine_initiative(initiative, holder, first, reason):
     fp = r.determine_initiative(initiative, SEATS3, holder)
@@ -94,6 +104,44 @@ def test_a_tie_with_no_holder_is_a_random_pick_among_the_tied():
     assert picks == {"2", "3"}
     fp = r.determine_initiative({"1": 5, "2": 9, "3": 9}, SEATS3, None, random.Random(1))
     assert fp.reason == "tie-random" and fp.tied == ("2", "3")
+
+
+def _planning(holder=None, **initiative):
+    gs = state(3)
+    gs["first_player"] = gs["planning_holder"] = holder
+    gs["initiative"] = dict(initiative)
+    return gs
+
+
+@pytest.mark.parametrize("holder", [pytest.param(None, id="day-1-no-holder"), pytest.param("1", id="ana-holds"),
+                                    pytest.param("3", id="chloe-holds")])
+def test_handing_out_again_with_the_same_values_gives_the_same_player(holder):
+    """The issue's table: Ana 40, Bruno 55, Chloé 55, "Hand out" tapped three times."""
+    gs = _planning(holder, **{"1": 40, "2": 55, "3": 55})
+    first = r.hand_out_first_player(gs, SEATS3, random.Random(7)).player
+    for seed in (1, 2, 3):
+        assert r.hand_out_first_player(gs, SEATS3, random.Random(seed)).player == first
+    assert first in ("2", "3")
+
+
+def test_correcting_a_value_decides_again_from_the_holder_at_the_start_of_planning():
+    gs = _planning("1", **{"1": 3, "2": 55, "3": 55})
+    assert r.hand_out_first_player(gs, SEATS3).player == "2"  # the typo: Bruno and Chloé tie, left of Ana
+    gs["initiative"]["1"] = 40
+    fp = r.hand_out_first_player(gs, SEATS3)
+    assert (fp.player, fp.reason) == ("2", "tie-left")  # from Ana, the holder when Planning began
+    assert r.hand_out_first_player(gs, SEATS3).player == "2"
+
+
+def test_a_new_day_plans_from_the_token_holder_at_its_end():
+    gs = _planning(None, **{"1": 10, "2": 70, "3": 20})
+    gs["phase"] = r.PLANNING
+    r.hand_out_first_player(gs, SEATS3)
+    for _ in range(4):
+        r.advance(gs, SEATS3)
+    assert (gs["day"], gs["phase"], gs["planning_holder"]) == (2, r.DAWN, "2")
+    gs["initiative"] = {"1": 30, "2": 30, "3": 30}
+    assert r.hand_out_first_player(gs, SEATS3).player == "3"
 
 
 def test_initiative_needs_everyone():
@@ -149,6 +197,55 @@ def test_control_is_exclusive():
         r.set_control(gs, GARDENS, 1)  # not in a 3-player game
 
 
+# -- the Leader's tracker, destructions together --------------------------------------------------
+
+def test_the_tracker_knows_resolve_and_wounds_reaching_it_destroy():
+    gs = state(3, **{"1": {"renown": 5}})
+    r.set_leader_resolve(gs, 1, 3)
+    r.add_leader_wounds(gs, 1, 2)
+    assert not r.reaches_resolve(gs, 1)
+    r.add_leader_wounds(gs, 1, 1)
+    assert r.reaches_resolve(gs, 1)
+    gone = r.destroy_leaders(gs, ["1"], SEATS3)
+    assert gone.lost == {"1": 3} and gs["players"]["1"]["renown"] == 2
+    assert not r.reaches_resolve(gs, 1)  # destroyed once: no second halving
+    with pytest.raises(Invalid):
+        r.destroy_leaders(gs, ["1"], SEATS3)
+
+
+def test_unknown_resolve_never_destroys():
+    gs = state(3)
+    r.add_leader_wounds(gs, 1, 9)
+    assert not r.reaches_resolve(gs, 1)
+
+
+def test_restoring_a_leader_brings_its_wounds_under_its_resolve():
+    gs = state(3, **{"1": {"renown": 4}})
+    r.set_leader_resolve(gs, 1, 3)
+    r.add_leader_wounds(gs, 1, 3)
+    r.destroy_leaders(gs, ["1"], SEATS3)
+    assert r.restore_leader(gs, 1) == 2
+    assert gs["players"]["1"]["leader_wounds"] == 2 and gs["players"]["1"]["renown"] == 4
+
+
+@pytest.mark.parametrize("n, already, fallen, winner, nobody", [
+    pytest.param(2, [], ["2", "1"], None, True, id="2p-both-leaders-in-one-duel-nobody-wins"),
+    pytest.param(3, ["3"], ["1", "2"], None, True, id="3p-last-two-leaders-in-one-duel-nobody-wins"),
+    pytest.param(3, [], ["1", "2"], "3", False, id="3p-two-fall-the-third-wins"),
+    pytest.param(3, [], ["1"], None, False, id="3p-one-falls-play-on"),
+])
+def test_leaders_falling_together_are_all_destroyed_before_the_assassination_check(n, already, fallen, winner,
+                                                                                   nobody):
+    seats = [str(i + 1) for i in range(n)]
+    gs = state(n, **{s: {"renown": 4} for s in seats})
+    r.destroy_leaders(gs, already, seats)
+    gone = r.destroy_leaders(gs, fallen, seats)
+    assert all(gs["players"][p]["leader_destroyed"] for p in fallen)
+    assert gone.verdict.winners == ((winner,) if winner else ())
+    assert gone.nobody_left is nobody
+    assert set(gone.lost.values()) == ({2} if n >= 3 else {0})
+
+
 # -- victory -------------------------------------------------------------------------------------
 
 def test_assassination_the_only_leader_in_play_wins():
@@ -186,9 +283,10 @@ def test_dominance_beats_economic_in_plunder_order():
     gs = state(3, **{"1": {"renown": 12}})
     for loc in r.CORE:
         r.set_control(gs, loc, 2)
-    gs["step"] = next(i for i, s in enumerate(r.DAY_STEPS) if s.kind == r.DOMINANCE)
+    gs["phase"] = r.PLUNDER
     v = r.advance(gs, SEATS3)
     assert v.kind == r.DOMINANCE_WIN and v.winners == ("2",)
+    assert gs["phase"] == r.PLUNDER  # a win does not move the Day
 
 
 @pytest.mark.parametrize("overrides, control, winners, kind, by", [
@@ -214,8 +312,8 @@ def test_fifth_day_tie_breaks(overrides, control, winners, kind, by):
 
 def test_fifth_day_check_only_applies_on_the_fifth_day():
     gs = state(3, **{"1": {"renown": 3}})
-    assert not r.plunder_verdict(gs, SEATS3, r.FIFTH_DAY, 4).decided
-    assert r.plunder_verdict(gs, SEATS3, r.FIFTH_DAY, 5).winners == ("1",)
+    assert not r.plunder_verdict(gs, SEATS3, 4).decided
+    assert r.plunder_verdict(gs, SEATS3, 5).winners == ("1",)
 
 
 def test_result_names_winners_and_scores_renown():
@@ -236,49 +334,77 @@ def test_the_day_has_five_phases_in_order():
     assert [s.number for s in r.DAY_STEPS if s.phase == r.PLUNDER] == ["1", "2a", "2b", "2c", "2d", "3"]
 
 
-def test_advancing_through_a_day_starts_the_next_at_dawn_with_locations_uncontrolled():
+def test_one_next_per_phase_and_the_next_day_starts_at_dawn_with_locations_uncontrolled():
     gs = state(3)
+    r.start_game(gs)
     gs["first_player"] = "2"
     gs["initiative"] = {"1": 3, "2": 9, "3": 1}
     r.set_control(gs, DOCKS, 1)
-    for _ in range(len(r.DAY_STEPS)):
+    seen = [r.current_phase(gs)]
+    for _ in range(len(r.PHASES)):
         assert not r.advance(gs, SEATS3).decided
-    assert (gs["day"], gs["step"]) == (2, 0)
+        seen.append(r.current_phase(gs))
+    assert seen == list(r.PHASES) + [r.DAWN]
+    assert gs["day"] == 2
     assert all(v is None for v in gs["control"].values())
-    assert gs["initiative"] == {} and gs["first_player"] == "2"
+    assert gs["initiative"] == {} and gs["first_player"] == "2" and gs["planning_holder"] == "2"
+
+
+def test_a_table_saved_by_step_keeps_its_phase():
+    gs = state(3)
+    del gs["phase"]
+    gs["step"] = next(i for i, s in enumerate(r.DAY_STEPS) if s.kind == r.ECONOMIC)
+    assert r.current_phase(gs) == r.PLUNDER
+    r.advance(gs, SEATS3)
+    assert r.current_phase(gs) == r.DUSK and "step" not in gs
 
 
 def test_economic_tie_goes_on_to_another_day():
     gs = state(3, **{"1": {"renown": 9}, "2": {"renown": 9}})
-    gs["step"] = next(i for i, s in enumerate(r.DAY_STEPS) if s.kind == r.ECONOMIC)
+    gs["phase"] = r.PLUNDER
+    assert r.check_economic(gs, SEATS3).tied == ("1", "2")
     v = r.advance(gs, SEATS3)
-    assert not v.decided and v.tied == ("1", "2")
-    assert r.DAY_STEPS[gs["step"]].kind == r.FIFTH_DAY
+    assert not v.decided and gs["phase"] == r.DUSK
 
 
 def test_day_five_plunder_always_ends_the_game():
     gs = state(3, **{"1": {"renown": 9}, "2": {"renown": 9}})
-    gs["day"] = 5
-    gs["step"] = next(i for i, s in enumerate(r.DAY_STEPS) if s.kind == r.FIFTH_DAY)
+    gs["day"], gs["phase"] = 5, r.PLUNDER
     v = r.advance(gs, SEATS3)
     assert v.kind == r.DRAW and v.winners == ("1", "2")
 
 
+def test_day_five_economic_tie_is_settled_by_the_fifth_day_check():
+    """Day 5, Ana and Bo tied on 8 Renown at 2c: not "play another Day": the tie-breaks settle it."""
+    gs = state(3, **{"1": {"renown": 8, "leader_wounds": 2}, "2": {"renown": 8, "leader_wounds": 1}})
+    gs["day"], gs["phase"] = 5, r.PLUNDER
+    assert r.check_economic(gs, SEATS3).tied == ("1", "2")
+    v = r.advance(gs, SEATS3)
+    assert (v.kind, v.winners, v.decided_by) == (r.FIFTH_DAY_WIN, ("2",), r.BY_WOUNDS)
+
+
 def test_there_is_no_sixth_day():
     gs = state(3)
-    gs["day"], gs["step"] = 5, len(r.DAY_STEPS) - 1
+    gs["day"], gs["phase"] = 5, r.DUSK
     with pytest.raises(Invalid):
         r.advance(gs, SEATS3)
 
 
-def test_back_stays_within_the_day():
+def test_jump_goes_to_any_phase_of_this_day():
     gs = state(3)
-    gs["step"] = 3
-    r.back(gs)
-    assert gs["step"] == 2
-    gs["step"] = 0
+    r.start_game(gs)
+    r.jump(gs, r.PLUNDER)
+    assert (gs["day"], r.current_phase(gs)) == (1, r.PLUNDER)
+    r.jump(gs, r.DAWN)
+    assert r.current_phase(gs) == r.DAWN
     with pytest.raises(Invalid):
-        r.back(gs)
+        r.jump(gs, r.DAWN)
+    with pytest.raises(Invalid):
+        r.jump(gs, "teatime")
+
+
+def test_dusk_lists_the_brutes_being_discarded():
+    assert any("Brutes" in s.reminder for s in r.DAY_STEPS if s.phase == r.DUSK)
 
 
 @given(st.lists(st.integers(0, 99), min_size=2, max_size=4), st.integers(0, 3) | st.none())
@@ -289,13 +415,76 @@ def test_the_first_player_always_has_the_highest_initiative_or_it_was_a_tie(valu
     best = max(values)
     if values.count(best) == 1:
         assert values[seats.index(fp.player)] == best and fp.reason == "highest"
-    elif holder is not None:
-        assert fp.player == seats[(seats.index(holder) + 1) % len(seats)]
     else:
-        assert values[seats.index(fp.player)] == best
+        assert values[seats.index(fp.player)] == best  # a tie never hands the token to a lower Initiative
+        if holder is not None:  # the first tied seat to the holder's left, the holder last
+            i = seats.index(holder)
+            left = [seats[(i + k) % len(seats)] for k in range(1, len(seats) + 1)]
+            assert fp.player == next(s for s in left if values[seats.index(s)] == best)
 
 
 @given(st.integers(0, 99))
 def test_renown_loss_is_half_rounded_up(renown):
     lost = r.renown_loss(renown)
     assert lost * 2 in (renown, renown + 1)
+
+
+# -- readings: the same words in the rules pages and in the app -----------------------------------
+
+@pytest.mark.parametrize("key", sorted(r.READINGS))
+def test_every_reading_is_written_in_its_rules_page_word_for_word(key):
+    from pathlib import Path
+    slug, text = r.READINGS[key]
+    page = Path(__file__).resolve().parents[2] / "companion/rules/content/fivesails" / f"{slug}.md"
+    assert text.replace('\\"', '"') in page.read_text(encoding="utf-8")
+
+
+# -- a duel onto the Leaders' trackers (pure: duel.py's arithmetic, then rules.close_duel) ---------
+
+
+
+
+def _leader_duel(gs, challenger_pid, defender_pid, *, c_stat=3, c_resolve=6, f_stat=2, f_resolve=5,
+                 refused=False, rounds=()):
+    """A duel between two Leaders linked to their players, started from their trackers."""
+    setup = d.Setup(
+        d.Participant("C", c_stat, c_resolve, wounds=r.leader_wounds_for_duel(gs, challenger_pid)),
+        d.Participant("F", f_stat, f_resolve, wounds=r.leader_wounds_for_duel(gs, defender_pid)),
+        refused=refused)
+    duel = d.resolve(setup, list(rounds))
+    assert duel.ended
+    return [r.DuelWounds(str(pid), who.wounds, duel.wounds[side], who.resolve, duel.destroyed(side))
+            for pid, side, who in ((challenger_pid, d.CHALLENGER, setup.challenger),
+                                   (defender_pid, d.DEFENDER, setup.defender))]
+
+
+def test_wounds_add_up_over_two_duels():
+    """The issue: Soline takes 1 wound in duel 1, starts duel 2 from her tracker's 1 and takes 2: 3."""
+    gs = state(3)
+    card = d.Round(d.Card(1, 1, 2))
+    r.close_duel(gs, _leader_duel(gs, 1, 2, rounds=[card, d.Round(None)]), SEATS3)
+    assert gs["players"]["2"]["leader_wounds"] == 1
+    r.close_duel(gs, _leader_duel(gs, 1, 2, rounds=[d.Round(d.Card(0, 1, 0))]), SEATS3)
+    assert gs["players"]["2"]["leader_wounds"] == 3 and gs["players"]["2"]["leader_resolve"] == 5
+
+
+def test_a_leader_with_3_wounds_refusing_a_combat_2_challenge_with_resolve_5_is_destroyed():
+    gs = state(3, **{"2": {"leader_wounds": 3, "renown": 4}})
+    gone = r.close_duel(gs, _leader_duel(gs, 1, 2, c_stat=2, refused=True), SEATS3)
+    p = gs["players"]["2"]
+    assert p["leader_destroyed"] and p["leader_wounds"] == 5 and p["renown"] == 2
+    assert gone.lost == {"2": 2} and not gone.verdict.decided
+
+
+@pytest.mark.parametrize("n, winner", [pytest.param(2, None, id="2-players-nobody-wins"),
+                                       pytest.param(3, "3", id="3-players-the-third-wins")])
+def test_two_leaders_destroyed_in_one_duel_are_both_destroyed_before_the_check(n, winner):
+    """The issue's duel: both at Combat 3 and Resolve 2; Bo's Leader falls in round 1, Ana's in round 2."""
+    seats = [str(i + 1) for i in range(n)]
+    gs = state(n)
+    rounds = [d.Round(d.Card(1, 0, 1)), d.Round(None)]
+    gone = r.close_duel(gs, _leader_duel(gs, 1, 2, c_stat=3, c_resolve=2, f_stat=3, f_resolve=2, rounds=rounds),
+                        seats)
+    assert gs["players"]["1"]["leader_destroyed"] and gs["players"]["2"]["leader_destroyed"]
+    assert gone.verdict.winners == ((winner,) if winner else ())
+    assert gone.nobody_left is (winner is None)

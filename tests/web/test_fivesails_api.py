@@ -84,3 +84,57 @@ def test_unreadable_bodies_are_4xx_json(client, data, headers, status):
 def test_get_is_405_json(client):
     resp = client.get(URL)
     assert resp.status_code == 405 and "errors" in resp.get_json()
+
+
+def test_refused_together_with_intervened_for_is_422_naming_both(client):
+    resp = client.post(URL, json=body(refused=True, intervened_for="Maya"))
+    assert resp.status_code == 422
+    errors = resp.get_json()["errors"]
+    assert set(errors) == {"refused", "intervened_for"} and "not both" in errors["refused"][0]
+
+
+def test_a_challenger_with_a_dash_in_the_duel_stat_is_422(client):
+    resp = client.post(URL, json=body(challenger={**KASPAR, "duel_stat": "-"}))
+    assert resp.status_code == 422 and list(resp.get_json()["errors"]) == ["challenger.duel_stat"]
+    # The challenged side may have a dash: it counts as 0, so it wounds nobody.
+    data = client.post(URL, json=body(defender={**SOLINE, "duel_stat": "-"},
+                                      rounds=[{"card": {"parry": 3, "thrust": 4}}, {"card": None}])).get_json()
+    assert data["rounds"][-1]["cap"] == 0 and data["challenger"]["wounds"] == 0
+
+
+# The rulebook's worked examples, as the API replays them (the same numbers go through the unit tests
+# of duel.py and the calculator's page tests).
+RH_EXAMPLE = {"challenger": {**KASPAR, "duel_stat": 2, "resolve": 8}, "defender": {**SOLINE, "duel_stat": 1},
+              "rounds": [{"card": {"parry": 2, "thrust": 4}}, {"card": None}]}
+KASPAR_SOLINE = {"challenger": {**KASPAR, "resolve": 7}, "defender": SOLINE,
+                 "rounds": [{"card": {"parry": 1, "thrust": 2}}, {"card": {"riposte": 1, "thrust": 2}}]}
+
+
+@pytest.mark.parametrize("payload, last, pools, wounds, ended", [
+    pytest.param(RH_EXAMPLE, {"actor": "challenger", "wounds_taken": 1, "discarded": 3, "cap": 1},
+                 {"challenger": 0, "defender": 0}, {"challenger": 1, "defender": 0}, True,
+                 id="p27-restricted-hostilities"),
+    pytest.param({**KASPAR_SOLINE, "rounds": KASPAR_SOLINE["rounds"] + [
+        {"card": {"riposte": 2, "thrust": 1}, "adversary_absent": True}]},
+                 {"actor": "defender", "sent_discarded": 3, "adversary_absent": True, "wounds_taken": 1},
+                 {"challenger": 0, "defender": 0}, {"challenger": 1, "defender": 3}, True,
+                 id="p27-kaspar-at-the-docks-soline-stays"),
+    pytest.param({**KASPAR_SOLINE, "rounds": KASPAR_SOLINE["rounds"] + [{"card": {"riposte": 2, "thrust": 1}}]},
+                 {"actor": "defender", "sent_discarded": 0, "adversary_absent": False, "wounds_taken": 1},
+                 {"challenger": 3, "defender": 0}, {"challenger": 1, "defender": 3}, False,
+                 id="p27-soline-moves-to-the-docks-first"),
+])
+def test_rulebook_examples(client, payload, last, pools, wounds, ended):
+    resp = client.post(URL, json=payload)
+    assert resp.status_code == 200, resp.get_json()
+    data = resp.get_json()
+    got = data["rounds"][-1]
+    assert {k: got[k] for k in last} == last
+    assert data["pools"] == pools
+    assert {s: data[s]["wounds"] for s in ("challenger", "defender")} == wounds
+    assert data["ended"] is ended
+
+
+def test_adversary_absent_must_be_a_flag(client):
+    resp = client.post(URL, json=body(rounds=[{"card": {"thrust": 1}, "adversary_absent": "maybe"}]))
+    assert resp.status_code == 422 and "rounds.0.adversary_absent" in resp.get_json()["errors"]

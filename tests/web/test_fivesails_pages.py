@@ -8,6 +8,7 @@ import re
 import pytest
 
 from companion.games.fivesails import rules
+from companion.games.fivesails import views as vs
 from tests.conftest import HX
 from tests.conftest import text_of as raw_text
 
@@ -33,19 +34,25 @@ def started(tables, token):
 
 
 def at(tables, token):
-    g = gs(tables, token)
-    return g["day"] * 100 + g["step"]
+    return rules.day_position(gs(tables, token))
 
 
-def advance_to(tables, token, kind, day=None):
-    """Press Next until the Day stepper shows a step of this kind (and day)."""
-    for _ in range(200):
+def hand_out(tables, token, values, **kw):
+    return tables.post(token, "fivesails/initiative", {f"init-{i + 1}": v for i, v in enumerate(values)},
+                       page="day", **kw)
+
+
+def advance_to(tables, token, phase, day=None):
+    """Finish phases (handing out Initiative at Planning) until the Day is in this phase (and day)."""
+    for _ in range(40):
         g = gs(tables, token)
-        if rules.DAY_STEPS[g["step"]].kind == kind and (day is None or g["day"] == day):
+        if rules.current_phase(g) == phase and (day is None or g["day"] == day):
             return
+        if rules.current_phase(g) == rules.PLANNING and not g.get("first_reason"):
+            assert hand_out(tables, token, [10, 20, 30][:len(g["players"])]).status_code == 200
         resp = tables.post(token, "fivesails/day/next", {"at": at(tables, token)}, page="day")
         assert resp.status_code == 200, text_of(resp)[:300]
-    raise AssertionError(f"never reached {kind}")
+    raise AssertionError(f"never reached {phase}")
 
 
 # -- pages -----------------------------------------------------------------------------------------
@@ -62,7 +69,8 @@ def test_every_page_renders_in_full_and_as_a_fragment(client, table, slug):
 def test_landing_page_follows_the_status(client, tables, table):
     assert "Setup for 3 players" in text_of(client.get(f"/t/{table}"))
     started(tables, table)
-    assert "Beginning of the Day" in text_of(client.get(f"/t/{table}"))
+    page = text_of(client.get(f"/t/{table}"))
+    assert "Day 1 of 5" in page and "Dawn done: go to Planning" in page
 
 
 def test_view_only_link_shows_no_forms(client, tables, table):
@@ -91,7 +99,7 @@ def test_a_step_for_another_player_count_is_refused(tables, table):
 def test_flipping_the_city_line_changes_the_dealing_order(client, tables, table):
     tables.post(table, "fivesails/setup/line", {"what": "flip"}, page="setup")
     started(tables, table)
-    advance_to(tables, table, rules.DEAL)
+    advance_to(tables, table, rules.DAWN)
     text = text_of(client.get(f"/t/{table}/day"))
     order = [text.index(n) for n in ("Ole's Inn", "The Grand Bazaar", "The Forums", "The Docks")]
     assert order == sorted(order)
@@ -111,64 +119,95 @@ def test_adding_a_fourth_player_brings_governors_gardens(client, tables, table):
 
 # -- the Day ---------------------------------------------------------------------------------------
 
-def test_next_and_back(tables, table):
+def test_one_tap_per_phase_and_jump_back_and_forth(client, tables, table):
     started(tables, table)
-    resp = tables.post(table, "fivesails/day/next", {"at": 100}, page="day")
-    assert resp.status_code == 200 and "Beginning of Dawn" in text_of(resp)
-    assert tables.post(table, "fivesails/day/back", {"at": 101}, page="day").status_code == 200
-    assert gs(tables, table)["step"] == 0
+    resp = tables.post(table, "fivesails/day/next", {"at": 10}, page="day")
+    assert resp.status_code == 200 and "Hand out the First Player token" in text_of(resp)
+    assert "Planning done" not in text_of(resp)  # Initiative stops the flow
+    resp = tables.post(table, "fivesails/day/jump", {"at": 11, "phase": "plunder"}, page="day")
+    assert resp.status_code == 200 and rules.current_phase(gs(tables, table)) == rules.PLUNDER
+    assert "Jumped to Day 1: Plunder" in text_of(resp)
+    tables.undo(table)
+    assert rules.current_phase(gs(tables, table)) == rules.PLANNING
 
 
-def test_a_stale_next_never_skips_a_step(tables, table):
+def test_each_phase_page_renders_with_its_checklist(client, tables, table):
     started(tables, table)
-    tables.post(table, "fivesails/day/next", {"at": 100}, page="day")
-    resp = tables.post(table, "fivesails/day/next", {"at": 100}, page="day", form_key="next")
+    for phase in rules.PHASES:
+        if rules.current_phase(gs(tables, table)) != phase:
+            tables.post(table, "fivesails/day/jump", {"at": at(tables, table), "phase": phase}, page="day")
+        html = client.get(f"/t/{table}/day").get_data(as_text=True)
+        steps = len(rules.phase_steps(phase))
+        assert f"The {steps} steps of" in html and 'aria-current="step"' in html
+
+
+def test_a_stale_next_never_skips_a_phase(tables, table):
+    started(tables, table)
+    tables.post(table, "fivesails/day/next", {"at": 10}, page="day")
+    resp = tables.post(table, "fivesails/day/next", {"at": 10}, page="day", form_key="next")
     assert resp.status_code == 422 and "moved on" in text_of(resp)
-    assert gs(tables, table)["step"] == 1
+    assert gs(tables, table)["phase"] == rules.PLANNING
 
 
 def test_next_before_the_game_starts_is_refused(tables, table):
-    resp = tables.post(table, "fivesails/day/next", {"at": 100}, page="day", form_key="next")
+    resp = tables.post(table, "fivesails/day/next", {"at": 10}, page="day", form_key="next")
     assert resp.status_code == 422
 
 
-def test_bad_step_form_is_422(tables, table):
+@pytest.mark.parametrize("path, data", [
+    pytest.param("fivesails/day/next", {"at": "soon"}, id="next-bad-at"),
+    pytest.param("fivesails/day/jump", {"at": 10, "phase": "teatime"}, id="jump-bad-phase"),
+    pytest.param("fivesails/day/jump", {"at": 10, "phase": "dawn"}, id="jump-to-where-it-is"),
+    pytest.param("fivesails/day/jump", {"at": 14, "phase": "dusk"}, id="jump-stale"),
+])
+def test_bad_step_forms_are_422(tables, table, path, data):
     started(tables, table)
-    assert tables.post(table, "fivesails/day/next", {"at": "soon"}, page="day").status_code == 422
+    assert tables.post(table, path, data, page="day", form_key="next").status_code == 422
+    assert gs(tables, table)["phase"] == rules.DAWN
 
 
 def test_initiative_hands_out_the_first_player_token(tables, table):
     started(tables, table)
-    advance_to(tables, table, rules.INITIATIVE)
-    resp = tables.post(table, "fivesails/initiative", {"init-1": 12, "init-2": 67, "init-3": 30}, page="day")
+    advance_to(tables, table, rules.PLANNING)
+    resp = hand_out(tables, table, [12, 67, 30])
     assert resp.status_code == 200
     text = text_of(resp)
     assert "Bo has the highest Initiative" in text
     assert re.search(r"Bo First Player Cy Ana", text)
+    assert "Planning done: go to High Drama" in text
     assert gs(tables, table)["first_player"] == "2"
 
 
-def test_initiative_tie_passes_left_of_the_holder(tables, table):
+def test_handing_out_again_never_moves_the_token(tables, table):
+    """The issue's Day 1: Ana 40, Bo 55, Cy 55, "Hand out" three times; then a typo fixed."""
     started(tables, table)
-    advance_to(tables, table, rules.INITIATIVE)
-    tables.post(table, "fivesails/initiative", {"init-1": 12, "init-2": 67, "init-3": 30}, page="day")
-    resp = tables.post(table, "fivesails/initiative", {"init-1": 50, "init-2": 50, "init-3": 30}, page="day")
-    assert "passes to the left, to Cy" in text_of(resp)
+    advance_to(tables, table, rules.PLANNING)
+    firsts = {hand_out(tables, table, [40, 55, 55]) and gs(tables, table)["first_player"] for _ in range(3)}
+    assert len(firsts) == 1 and firsts <= {"2", "3"}
+    # Day 2: Bo or Cy holds the token; a typo and its correction decide from that same holder.
+    advance_to(tables, table, rules.PLANNING, day=2)
+    holder = gs(tables, table)["first_player"]
+    hand_out(tables, table, [3, 55, 55])
+    after_typo = gs(tables, table)["first_player"]
+    resp = hand_out(tables, table, [40, 55, 55])
+    g = gs(tables, table)
+    assert g["planning_holder"] == holder and g["first_player"] == after_typo
+    assert g["first_player"] == {"2": "3", "3": "2"}[holder]  # left of the holder, the other tied player
+    assert "passes to the left of" in text_of(resp)
 
 
 def test_initiative_tie_with_no_holder_is_picked_at_random(tables, table):
     started(tables, table)
-    advance_to(tables, table, rules.INITIATIVE)
-    resp = tables.post(table, "fivesails/initiative", {"init-1": 5, "init-2": 5, "init-3": 5}, page="day")
+    advance_to(tables, table, rules.PLANNING)
+    resp = hand_out(tables, table, [5, 5, 5])
     assert "picked" in text_of(resp) and "at random" in text_of(resp)
     assert gs(tables, table)["first_reason"] == "tie-random"
 
 
 def test_missing_initiative_keeps_what_was_typed(tables, table):
     started(tables, table)
-    advance_to(tables, table, rules.INITIATIVE)
-    resp = tables.post(table, "fivesails/initiative", {"init-1": 12, "init-2": "", "init-3": "abc"},
-                       page="day", form_key="initiative")
+    advance_to(tables, table, rules.PLANNING)
+    resp = hand_out(tables, table, [12, "", "abc"], form_key="initiative")
     html = resp.get_data(as_text=True)
     assert resp.status_code == 422
     assert "Enter the Initiative on Bo&#39;s scheme." in html and "Enter the Initiative on Cy&#39;s scheme." in html
@@ -210,7 +249,7 @@ def test_destroying_a_leader_costs_half_the_renown_and_undo_brings_it_back(table
     for _ in range(5):
         tables.post(table, "fivesails/renown", {"player": 1, "delta": 1})
     resp = tables.post(table, "fivesails/leader", {"player": 1, "destroyed": 1}, page="players")
-    assert resp.status_code == 200 and "Leader destroyed (3 Renown lost)" in text_of(resp)
+    assert resp.status_code == 200 and "Ana's Leader destroyed (3 Renown lost)" in text_of(resp)
     p = gs(tables, table)["players"]["1"]
     assert p["renown"] == 2 and p["leader_destroyed"]
     assert tables.undo(table).status_code == 200
@@ -236,7 +275,7 @@ def test_last_leader_in_play_wins_by_assassination(tables, table):
 
 def test_economic_victory_at_plunder(client, tables, table):
     started(tables, table)
-    advance_to(tables, table, rules.ECONOMIC)
+    advance_to(tables, table, rules.PLUNDER)
     for _ in range(7):
         tables.post(table, "fivesails/renown", {"player": 2, "delta": 1})
     page = text_of(client.get(f"/t/{table}/day"))
@@ -247,20 +286,38 @@ def test_economic_victory_at_plunder(client, tables, table):
     assert "Economic Victory: Bo wins" in text_of(resp)
 
 
-def test_economic_tie_means_another_day(client, tables, table):
+def test_economic_tie_means_another_day_before_the_fifth(client, tables, table):
     started(tables, table)
-    advance_to(tables, table, rules.ECONOMIC)
+    advance_to(tables, table, rules.PLUNDER)
     for pid in (1, 2):
         for _ in range(8):
             tables.post(table, "fivesails/renown", {"player": pid, "delta": 1})
-    assert "are tied on 8 Renown" in text_of(client.get(f"/t/{table}/day"))
+    assert "are tied on 8 Renown: nobody wins yet, play another Day" in text_of(client.get(f"/t/{table}/day"))
     tables.post(table, "fivesails/day/next", {"at": at(tables, table)}, page="day")
     assert tables.table(table).status == "playing"
 
 
+def test_day_five_tie_on_8_renown_is_settled_by_the_tie_breaks(client, tables, table):
+    started(tables, table)
+    advance_to(tables, table, rules.PLUNDER, day=5)
+    for pid in (1, 2):
+        for _ in range(8):
+            tables.post(table, "fivesails/renown", {"player": pid, "delta": 1})
+    tables.post(table, "fivesails/wounds", {"player": 1, "delta": 1})
+    html = client.get(f"/t/{table}/day").get_data(as_text=True)
+    page = text_of(client.get(f"/t/{table}/day"))
+    assert "nobody wins yet, play another Day" not in page
+    assert "this is the fifth Day, so the tie-breaks below settle it" in page
+    assert "Bo wins on the Leader with the fewest wounds." in page
+    assert re.search(r'<th scope="col" class="decided">Leader wounds<span class="vh"> \(decides the result\)', html)
+    tables.post(table, "fivesails/day/next", {"at": at(tables, table)}, page="day")
+    t = tables.table(table)
+    assert t.result["winners"] == ["Bo"] and t.result["decided_by"] == "wounds"
+
+
 def test_dominance_victory(tables, table):
     started(tables, table)
-    advance_to(tables, table, rules.DOMINANCE)
+    advance_to(tables, table, rules.PLUNDER)
     for loc in rules.CORE:
         tables.post(table, "fivesails/control", {"location": loc, "owner": "3"}, page="day")
     tables.post(table, "fivesails/day/next", {"at": at(tables, table)}, page="day")
@@ -271,9 +328,9 @@ def test_dominance_victory(tables, table):
 def test_dusk_leaves_locations_uncontrolled_and_a_new_day_begins(tables, table):
     started(tables, table)
     tables.post(table, "fivesails/control", {"location": "forums", "owner": "1"})
-    advance_to(tables, table, "plain", day=2)
+    advance_to(tables, table, rules.DAWN, day=2)
     g = gs(tables, table)
-    assert g["day"] == 2 and g["step"] == 0 and g["control"]["forums"] is None
+    assert g["day"] == 2 and g["phase"] == rules.DAWN and g["control"]["forums"] is None
 
 
 # -- the duel inside a table ---------------------------------------------------------------------------
@@ -296,7 +353,7 @@ def test_a_duel_round_by_round_with_leader_wounds_applied(tables, table):
                        page="duel")
     text = text_of(resp)
     assert "Riposte removes 1 from Soline's pool and sends 1 to Kaspar." in text
-    assert "Soline takes 1 wounds." in text
+    assert "Soline takes 1 wound." in text
     resp = tables.post(table, "fivesails/duel/round", {"play": "none"}, page="duel")
     text = text_of(resp)
     assert "Kaspar takes 2 wounds, capped at 2 by Restricted Hostilities; 1 excess threat is discarded." in text
@@ -305,6 +362,122 @@ def test_a_duel_round_by_round_with_leader_wounds_applied(tables, table):
     g = gs(tables, table)
     assert g["duel"] is None and g["players"]["1"]["leader_wounds"] == 2
     assert g["players"]["2"]["leader_wounds"] == 0  # Soline was not marked as a Leader
+
+
+def duel_out(tables, token, setup, rounds):
+    """Start a duel, play its rounds, and close it."""
+    assert start_duel(tables, token, **setup).status_code == 200
+    for rnd in rounds:
+        resp = tables.post(token, "fivesails/duel/round", rnd, page="duel", form_key="duel-round")
+        assert resp.status_code == 200, text_of(resp)[:400]
+    return tables.post(token, "fivesails/duel/close", page="duel")
+
+
+SOLINE_IS_BOS_LEADER = {"challenger.leader": "", "defender.leader": "1", "defender.player": "2"}
+
+
+def test_wounds_add_up_over_two_duels_from_the_tracker(client, tables, table):
+    """Duel 1: Soline (Bo's Leader) takes 1 wound. Duel 2: she starts from the tracker's 1 (whatever
+    "Wounds already" says) and takes 2 more: the tracker shows 3."""
+    started(tables, table)
+    duel_out(tables, table, SOLINE_IS_BOS_LEADER, [{"riposte": 1, "parry": 1, "thrust": 2, "play": "card"},
+                                                   {"play": "none"}])
+    assert gs(tables, table)["players"]["2"]["leader_wounds"] == 1
+    assert "Bo 1/5" in text_of(client.get(f"/t/{table}/duel"))  # the set-up form says what the tracker holds
+    resp = start_duel(tables, table, **SOLINE_IS_BOS_LEADER, **{"defender.wounds": 0})
+    assert gs(tables, table)["duel"]["setup"]["defender"]["wounds"] == 1
+    assert "Wounds 1 / 5" in text_of(resp)
+    tables.post(table, "fivesails/duel/round", {"riposte": 0, "parry": 1, "thrust": 0, "play": "card"}, page="duel")
+    resp = tables.post(table, "fivesails/duel/close", page="duel")
+    assert gs(tables, table)["players"]["2"]["leader_wounds"] == 3
+    assert "Soline 3/5" in text_of(resp)
+
+
+def test_a_wounded_leader_refusing_is_destroyed(tables, table):
+    """A Leader with 3 wounds refuses a Combat-2 challenge with Resolve 5: 3 + 2 = 5, destroyed."""
+    started(tables, table)
+    for _ in range(3):
+        tables.post(table, "fivesails/wounds", {"player": 2, "delta": 1})
+    for _ in range(4):
+        tables.post(table, "fivesails/renown", {"player": 2, "delta": 1})
+    resp = start_duel(tables, table, answer="refuse", **SOLINE_IS_BOS_LEADER, **{"challenger.duel_stat": 2})
+    assert "Soline is destroyed" in text_of(resp)
+    resp = tables.post(table, "fivesails/duel/close", page="duel")
+    p = gs(tables, table)["players"]["2"]
+    assert p["leader_destroyed"] and p["leader_wounds"] == 5 and p["renown"] == 2
+    assert "Bo's Leader destroyed (2 Renown lost)" in text_of(resp)
+
+
+BOTH_LEADERS = {"challenger.duel_stat": 3, "challenger.resolve": 2, "challenger.player": "1", "challenger.leader": "1",
+                "defender.name": "Bo's Leader", "defender.duel_stat": 3, "defender.resolve": 2,
+                "defender.player": "2", "defender.leader": "1", "challenger.name": "Ana's Leader"}
+# The issue's duel: both Leaders at Combat 3 and Resolve 2. Round 1: Bo's Leader holds 3 threat, sends 1
+# back by Riposte and 1 by Thrust, and takes the 2 left: destroyed. Round 2: Ana's Leader plays no card
+# and takes the 2 she was sent: destroyed too, in the same duel.
+BOTH_FALL = [{"riposte": 1, "parry": 0, "thrust": 1, "play": "card"}, {"play": "none"}]
+
+
+@pytest.mark.parametrize("names, survivor", [
+    pytest.param(("Ana", "Bo"), None, id="2-players-nobody-wins"),
+    pytest.param(("Ana", "Bo", "Cy"), "Cy", id="3-players-the-third-wins"),
+])
+def test_two_leaders_destroyed_in_one_duel(tables, names, survivor):
+    token = tables.create("fivesails", names=names)
+    started(tables, token)
+    for pid in (1, 2):
+        for _ in range(3):
+            tables.post(token, "fivesails/renown", {"player": pid, "delta": 1})
+    resp = duel_out(tables, token, BOTH_LEADERS, BOTH_FALL)
+    g = gs(tables, token)
+    assert g["players"]["1"]["leader_destroyed"] and g["players"]["2"]["leader_destroyed"]
+    t = tables.table(token)
+    text = text_of(resp)
+    if survivor is None:
+        assert t.status == "playing" and not t.result
+        assert "No Leader is left in play: nobody wins an Assassination Victory" in text
+        assert g["players"]["1"]["renown"] == 3  # 2 players: no Renown lost
+    else:
+        assert t.status == "finished" and t.result["winners"] == [survivor]
+        assert f"Assassination Victory for {survivor}" in text
+        assert g["players"]["1"]["renown"] == g["players"]["2"]["renown"] == 1  # each halved once
+
+
+def test_the_tracker_destroys_the_leader_at_its_resolve_and_undo_takes_it_back(client, tables, table):
+    started(tables, table)
+    for _ in range(5):
+        tables.post(table, "fivesails/renown", {"player": 1, "delta": 1})
+    resp = tables.post(table, "fivesails/resolve", {"player": 1, "resolve": 2}, page="players", form_key="resolve-1")
+    assert resp.status_code == 200 and "Ana's Leader: Resolve 2" in text_of(resp)
+    tables.post(table, "fivesails/wounds", {"player": 1, "delta": 1}, page="players")
+    assert not gs(tables, table)["players"]["1"]["leader_destroyed"]
+    resp = tables.post(table, "fivesails/wounds", {"player": 1, "delta": 1}, page="players")
+    p = gs(tables, table)["players"]["1"]
+    assert p["leader_destroyed"] and p["renown"] == 2 and p["renown_lost"] == 3
+    html = resp.get_data(as_text=True)
+    assert 'id="undo-fallen-1"' in html and "Ana's Leader was destroyed (3 Renown lost)." in text_of(resp)
+    tables.undo(table)
+    p = gs(tables, table)["players"]["1"]
+    assert not p["leader_destroyed"] and p["renown"] == 5 and p["leader_wounds"] == 1
+
+
+@pytest.mark.parametrize("value", ["0", "41", "x", ""])
+def test_a_bad_resolve_is_refused_next_to_its_field(tables, table, value):
+    resp = tables.post(table, "fivesails/resolve", {"player": 1, "resolve": value}, page="players",
+                       form_key="resolve-1")
+    assert resp.status_code == 422 and 'id="resolve-1-resolve-err"' in resp.get_data(as_text=True)
+    assert gs(tables, table)["players"]["1"]["leader_resolve"] is None
+
+
+def test_destroying_by_hand_asks_first(client, tables, table):
+    html = client.get(f"/t/{table}/players").get_data(as_text=True)
+    assert '<details class="fs-confirm">' in html and "Yes: destroy Ana's Leader" in html
+
+
+def test_a_destroyed_leader_cannot_be_linked_to_a_duel(tables, table):
+    started(tables, table)
+    tables.post(table, "fivesails/leader", {"player": 2, "destroyed": 1})
+    resp = start_duel(tables, table, **SOLINE_IS_BOS_LEADER)
+    assert resp.status_code == 422 and "Bo's Leader is destroyed: it cannot duel." in text_of(resp)
 
 
 def test_a_duel_that_destroys_a_leader_applies_the_renown_loss(tables, table):
@@ -398,8 +571,9 @@ CALC = {k: v for k, v in SETUP.items() if not k.endswith((".player", ".leader"))
 
 
 def calc(client, data, htmx=False):
+    """Post to the calculator; without htmx a change is answered 303 to the duel's own address."""
     headers = {"HX-Request": "true", "HX-Target": "duel-calc"} if htmx else {}
-    return client.post("/fivesails/duel", data=data, headers=headers)
+    return client.post("/fivesails/duel", data=data, headers=headers, follow_redirects=not htmx)
 
 
 def state_of(resp):
@@ -429,6 +603,68 @@ def test_calculator_htmx_answers_with_its_own_fragment(client):
     resp = calc(client, {**CALC, "action": "start"}, htmx=True)
     html = resp.get_data(as_text=True)
     assert resp.status_code == 200 and "<html" not in html and html.lstrip().startswith('<div id="duel-calc">')
+    assert resp.headers["HX-Replace-Url"].startswith("/fivesails/duel?d=")
+
+
+def test_calculator_keeps_the_duel_in_its_address_for_a_reload_or_a_link(client):
+    resp = client.post("/fivesails/duel", data={**CALC, "action": "start"})
+    assert resp.status_code == 303 and "/fivesails/duel?d=" in resp.headers["Location"]
+    state = state_of(calc(client, {**CALC, "action": "start"}))
+    resp = client.post("/fivesails/duel", data={"duel": state, "action": "play", "play": "card", "thrust": 2})
+    link = resp.headers["Location"]
+    again = client.get(link)  # a reload, or a friend opening the shared link
+    assert again.status_code == 200 and "Round 2" in text_of(again) and "Kaspar" in text_of(again)
+    assert len(json.loads(state_of(again))["rounds"]) == 1
+    assert 'data-copy="calc-link"' in again.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("param", ["!!!", "e30", "x" * 9000])
+def test_a_broken_duel_link_is_422_with_a_fresh_calculator(client, param):
+    resp = client.get(f"/fivesails/duel?d={param}")
+    assert resp.status_code == 422 and "could not be read" in text_of(resp)
+    assert "Start the duel" in text_of(resp)
+
+
+def test_calculator_error_summary_names_each_field(client):
+    resp = calc(client, {**CALC, "action": "start", "form_key": "calc-setup", "challenger.resolve": "0",
+                         "defender.name": ""})
+    text = text_of(resp)
+    assert resp.status_code == 422 and "2 things to fix:" in text
+    assert "Challenger: Resolve: Must be at least 1." in text and "Challenged character: Name: Enter a name." in text
+
+
+def test_calculator_restricted_hostilities_example(client):
+    """p. 27: 1 Combat sends four threat; no card: one wound, three excess discarded, the duel is over."""
+    state = state_of(calc(client, {**CALC, "action": "start", "challenger.duel_stat": 2, "challenger.resolve": 8,
+                                   "defender.duel_stat": 1}))
+    state = state_of(calc(client, {"duel": state, "action": "play", "play": "card", "parry": 2, "thrust": 4}))
+    resp = calc(client, {"duel": state, "action": "play", "play": "none"})
+    text = text_of(resp)
+    assert "Kaspar takes 1 wound, capped at 1 by Restricted Hostilities; 3 excess threat is discarded." in text
+    assert "The duel is over" in text
+
+
+KASPAR_SOLINE = {**CALC, "challenger.duel_stat": 3, "challenger.resolve": 7, "defender.duel_stat": 2,
+                 "defender.resolve": 5}
+
+
+@pytest.mark.parametrize("absent, soline_wounds, kaspar_pool, over", [
+    pytest.param("1", 3, 0, True, id="soline-stays-kaspar-absent"),
+    pytest.param("", 3, 3, False, id="soline-moves-to-the-docks-first"),
+])
+def test_calculator_kaspar_and_soline_absent_adversary(client, absent, soline_wounds, kaspar_pool, over):
+    """p. 27 "Moving During a Duel", with the numbers of tests/unit/test_fivesails_duel.py."""
+    state = state_of(calc(client, {**KASPAR_SOLINE, "action": "start"}))
+    for rnd in ({"parry": 1, "thrust": 2}, {"riposte": 1, "thrust": 2},
+                {"riposte": 2, "thrust": 1, "adversary_absent": absent}):
+        state = state_of(calc(client, {"duel": state, "action": "play", "play": "card", **rnd}))
+    resp = client.get("/fivesails/duel?d=" + vs.encode_duel(*vs._calc_state(state)))
+    text = text_of(resp)
+    assert f"Wounds {soline_wounds} / 5" in text
+    assert ("The duel is over" in text) is over
+    if absent:
+        assert "Kaspar is not at Soline's location, so the 3 threat sent there is discarded." in text
+    assert json.loads(state)["rounds"][-1].get("adversary_absent", False) is bool(absent)
 
 
 @pytest.mark.parametrize("data, expected", [
@@ -460,3 +696,33 @@ def test_deck_check(client):
     assert resp.status_code == 422 and "Paste or type a deck list." in text_of(resp)
     resp = client.post("/fivesails/deck", data={"deck": "x" * 7000})
     assert resp.status_code == 422 and 'x' * 50 in resp.get_data(as_text=True)
+
+
+# -- readings: the app says them in the words of the rules pages ------------------------------------
+
+def test_every_reading_is_shown_where_it_matters(client, tables, table):
+    def shows(key, path):
+        assert rules.reading(key) in text_of(client.get(f"/t/{table}/{path}")), key
+
+    shows("clockwise", "setup")
+    shows("destroyed-can-win", "players")
+    shows("all-fall", "players")
+    started(tables, table)
+    shows("tracker", "duel")
+    start_duel(tables, table)
+    tables.post(table, "fivesails/duel/round", {"thrust": 1, "play": "card"}, page="duel")
+    shows("no-card-cap", "duel")
+    shows("absent", "duel")
+    tables.post(table, "fivesails/duel/close", page="duel")
+    advance_to(tables, table, rules.PLANNING, day=2)  # Day 1's token holder: Cy (Initiative 30)
+    hand_out(tables, table, [50, 50, 50])
+    shows("initiative-tie", "day")
+
+
+def test_governors_gardens_can_go_beyond_oles_inn(client, tables):
+    token = tables.create("fivesails", names=("Ana", "Bo", "Cy", "Di"))
+    assert rules.reading("gardens") in text_of(client.get(f"/t/{token}/setup"))
+    resp = tables.post(token, "fivesails/setup/line", {"what": "gardens"}, page="setup")
+    assert resp.status_code == 200
+    items = re.findall(r'class="fs-loc-name">([^<]+)<', resp.get_data(as_text=True))
+    assert [html.unescape(i) for i in items][-2:] == ["Ole's Inn", "Governor's Gardens"]

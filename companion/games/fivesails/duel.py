@@ -14,6 +14,10 @@ Readings of the rulebook made here (the app says so where it shows them):
 - Threat sent to a destroyed character is discarded: a destroyed character is in The Locker, so it is
   an absent adversary (p. 27 "An Absent Adversary").
 - A challenge that generates no threat at all ends at once: a duel ends when no pool holds threat.
+- An absent adversary is said round by round: when the round's card is played, is the adversary at
+  the acting participant's location? If not (one of them moved away), the threat this round sends
+  (Riposte and Thrust) is discarded; the Riposte still takes threat out of the actor's own pool
+  (p. 27 "An Absent Adversary", "Moving During a Duel").
 """
 from __future__ import annotations
 
@@ -64,6 +68,7 @@ class Round:
     card: Card | None
     lethal: bool = False
     gambled: bool = False
+    absent: bool = False  # the adversary is not at the actor's location when this round's threat is sent
 
 
 @dataclass(frozen=True)
@@ -91,7 +96,8 @@ class RoundResult:
     riposted: int  # removed from the actor's pool by Riposte (and sent on)
     parried: int  # removed by Parry
     thrust: int  # added by Thrust
-    sent_lost: int  # threat sent to a destroyed adversary: discarded
+    sent_lost: int  # threat sent to a destroyed or absent adversary: discarded
+    absent: bool  # the adversary was away from the actor's location
     cap: int | None  # Restricted Hostilities cap on the wounds, None when the adversary's Lethal lifts it
     wounds_taken: int
     discarded: int  # excess threat over the cap
@@ -164,9 +170,16 @@ def _flag(value: Any, path: str, problems: Problems) -> bool:
     return False
 
 
+DASHES = ("-", "–", "—")
+
+
+def _is_dash(value: Any) -> bool:
+    return isinstance(value, str) and value.strip() in DASHES
+
+
 def _stat(value: Any, path: str, problems: Problems, *, maximum: int, minimum: int = 0) -> int:
     """A stat as typed: a whole number, and a dash ("-") counts as 0 (p. 28 "Dashes as Values")."""
-    if isinstance(value, str) and value.strip() in ("-", "–", "—"):
+    if _is_dash(value):
         return 0
     if value is None:
         problems.add(path, N_("Enter a number."))
@@ -203,6 +216,10 @@ def read_setup(data: dict) -> Setup:
     """The duel's set-up from untrusted input (the API body or the calculator's form)."""
     problems = Problems()
     challenger = read_participant(data.get(CHALLENGER), CHALLENGER, problems)
+    if isinstance(data.get(CHALLENGER), dict) and _is_dash(data[CHALLENGER].get("duel_stat")):
+        problems.add(f"{CHALLENGER}.duel_stat", N_("A character with a dash in the duel stat cannot issue a "
+                                                     "challenge of that stat (p. 28 \"Dashes as Values\"); only the "
+                                                     "challenged side may have one."))
     defender = read_participant(data.get(DEFENDER), DEFENDER, problems)
     thrust = count(data.get("technique_thrust", 0) if data.get("technique_thrust") is not None else 0,
                    "technique_thrust", problems, maximum=COMBAT_VALUE_MAX)
@@ -215,6 +232,11 @@ def read_setup(data: dict) -> Setup:
     target = " ".join(target.split()) if target else None
     if target and len(target) > NAME_MAX:
         problems.add("intervened_for", N_("Keep names to %(max)d characters."), max=NAME_MAX)
+    if refused and target:
+        msg = N_("A challenge is either refused or taken by an intervening character, not both: send refused "
+                 "or intervened_for.")
+        problems.add("refused", msg)
+        problems.add("intervened_for", msg)
     problems.raise_if_any()
     return Setup(challenger, defender, technique_thrust=thrust, technique_lethal=lethal, refused=refused,
                  intervened_for=target or None)
@@ -236,8 +258,9 @@ def read_round(data: Any, path: str) -> Round:
             card = Card(**values)
     lethal = _flag(data.get("lethal"), f"{path}.lethal", problems)
     gambled = _flag(data.get("gambled"), f"{path}.gambled", problems)
+    absent = _flag(data.get("adversary_absent"), f"{path}.adversary_absent", problems)
     problems.raise_if_any()
-    return Round(card=card, lethal=lethal, gambled=gambled)
+    return Round(card=card, lethal=lethal, gambled=gambled, absent=absent)
 
 
 def read_rounds(data: Any, path: str = "rounds") -> list[Round]:
@@ -307,7 +330,7 @@ def play(duel: Duel, rnd: Round, path: str = "round") -> Duel:
     pools = dict(duel.pools)
     before = pools[actor]
     card = rnd.card or Card()
-    adversary_gone = duel.destroyed(adversary)
+    adversary_gone = duel.destroyed(adversary) or rnd.absent
     riposted = min(card.riposte, pools[actor])
     pools[actor] -= riposted
     parried = min(card.parry, pools[actor])
@@ -329,7 +352,8 @@ def play(duel: Duel, rnd: Round, path: str = "round") -> Duel:
     after = replace(duel, pools=pools, wounds=wounds, gambles=gambles,
                     lethal=lethal | ({actor} if rnd.lethal else set()))
     result = RoundResult(actor=actor, card=rnd.card, lethal=rnd.lethal, gambled=rnd.gambled, pool_before=before,
-                         riposted=riposted, parried=parried, thrust=card.thrust, sent_lost=sent_lost, cap=cap,
+                         riposted=riposted, parried=parried, thrust=card.thrust, sent_lost=sent_lost,
+                         absent=rnd.absent, cap=cap,
                          wounds_taken=taken, discarded=remaining - taken,
                          destroyed=after.destroyed(actor) and not was_destroyed,
                          pools_after=dict(pools), wounds_after=dict(wounds))
@@ -384,11 +408,14 @@ def card_data(card: Card | None) -> dict | None:
 
 
 def round_data(r: Round) -> dict:
-    return {"card": card_data(r.card), "lethal": r.lethal, "gambled": r.gambled}
+    out = {"card": card_data(r.card), "lethal": r.lethal, "gambled": r.gambled}
+    if r.absent:
+        out["adversary_absent"] = True
+    return out
 
 
 def rounds_played(duel: Duel) -> list[Round]:
-    return [Round(card=r.card, lethal=r.lethal, gambled=r.gambled) for r in duel.rounds]
+    return [Round(card=r.card, lethal=r.lethal, gambled=r.gambled, absent=r.absent) for r in duel.rounds]
 
 
 def answer(duel: Duel) -> dict:
@@ -402,7 +429,7 @@ def answer(duel: Duel) -> dict:
         "rounds": [{
             "actor": r.actor, "card": card_data(r.card), "lethal": r.lethal, "gambled": r.gambled,
             "pool_before": r.pool_before, "riposted": r.riposted, "parried": r.parried, "thrust": r.thrust,
-            "sent_discarded": r.sent_lost, "cap": r.cap, "wounds_taken": r.wounds_taken, "discarded": r.discarded,
+            "sent_discarded": r.sent_lost, "adversary_absent": r.absent, "cap": r.cap, "wounds_taken": r.wounds_taken, "discarded": r.discarded,
             "destroyed": r.destroyed, "pools_after": r.pools_after,
         } for r in duel.rounds],
         CHALLENGER: side(CHALLENGER),
@@ -422,8 +449,23 @@ def answer(duel: Duel) -> dict:
 
 @dataclass(frozen=True)
 class Line:
+    """One sentence of the story: a message id and its values; `plural` and `num` (the name of the
+    value that counts) when the sentence has a plural form."""
+
     msg: str
     args: dict = field(default_factory=dict)
+    plural: str | None = None
+    num: str | None = None
+
+
+def ngettext(singular: str, plural: str, num: str) -> dict:
+    """Mark a plural sentence for extraction (babel knows this name) without translating it here:
+    the web layer picks the form for the value named `num`."""
+    return {"msg": singular, "plural": plural, "num": num}
+
+
+def _line(marked: dict, args: dict) -> Line:
+    return Line(marked["msg"], args, marked["plural"], marked["num"])
 
 
 def opening_story(duel: Duel) -> list[Line]:
@@ -446,9 +488,11 @@ def opening_story(duel: Duel) -> list[Line]:
             lines.append(Line(N_("%(name)s refuses and takes all %(wounds)d threat as wounds (Lethal)."),
                               {"name": d, "wounds": f.wounds_taken}))
         else:
-            lines.append(Line(N_("%(name)s refuses and takes %(wounds)d wounds (capped at %(cap)d by Restricted "
-                                 "Hostilities); %(discarded)d excess threat is discarded."),
-                              {"name": d, "wounds": f.wounds_taken, "cap": f.cap, "discarded": f.discarded}))
+            lines.append(_line(ngettext("%(name)s refuses and takes %(wounds)d wound (capped at %(cap)d by Restricted "
+                                        "Hostilities); %(discarded)d excess threat is discarded.",
+                                        "%(name)s refuses and takes %(wounds)d wounds (capped at %(cap)d by Restricted "
+                                        "Hostilities); %(discarded)d excess threat is discarded.", "wounds"),
+                               {"name": d, "wounds": f.wounds_taken, "cap": f.cap, "discarded": f.discarded}))
         if f.destroyed:
             lines.append(Line(N_("%(name)s is destroyed and goes to The Locker."), {"name": d}))
     elif duel.opening_threat == 0:
@@ -481,7 +525,10 @@ def round_story(duel: Duel, r: RoundResult) -> list[Line]:
             lines.append(Line(N_("Parry removes %(n)d."), {"n": r.parried}))
         if r.card.thrust:
             lines.append(Line(N_("Thrust adds %(n)d to %(them)s's pool."), {"n": r.thrust, "them": them}))
-        if r.sent_lost:
+        if r.sent_lost and r.absent:
+            lines.append(Line(N_("%(them)s is not at %(name)s's location, so the %(n)d threat sent there is "
+                                 "discarded."), {"them": them, "name": me, "n": r.sent_lost}))
+        elif r.sent_lost:
             lines.append(Line(N_("%(them)s is destroyed, so the %(n)d threat sent there is discarded."),
                               {"them": them, "n": r.sent_lost}))
     remaining = r.wounds_taken + r.discarded
@@ -491,15 +538,20 @@ def round_story(duel: Duel, r: RoundResult) -> list[Line]:
         lines.append(Line(N_("%(them)s's Lethal is in force: %(name)s takes all %(n)d as wounds."),
                           {"them": them, "name": me, "n": r.wounds_taken}))
     elif r.discarded:
-        lines.append(Line(N_("%(name)s takes %(n)d wounds, capped at %(cap)d by Restricted Hostilities; "
-                             "%(excess)d excess threat is discarded."),
-                          {"name": me, "n": r.wounds_taken, "cap": r.cap, "excess": r.discarded}))
+        lines.append(_line(ngettext("%(name)s takes %(n)d wound, capped at %(cap)d by Restricted Hostilities; "
+                                    "%(excess)d excess threat is discarded.",
+                                    "%(name)s takes %(n)d wounds, capped at %(cap)d by Restricted Hostilities; "
+                                    "%(excess)d excess threat is discarded.", "n"),
+                           {"name": me, "n": r.wounds_taken, "cap": r.cap, "excess": r.discarded}))
     else:
-        lines.append(Line(N_("%(name)s takes %(n)d wounds."), {"name": me, "n": r.wounds_taken}))
+        lines.append(_line(ngettext("%(name)s takes %(n)d wound.", "%(name)s takes %(n)d wounds.", "n"),
+                           {"name": me, "n": r.wounds_taken}))
     if r.lethal:
         lines.append(Line(N_("Lethal: %(them)s's wounds are not capped in the next round."), {"them": them}))
     if r.destroyed:
-        lines.append(Line(N_("%(name)s has %(wounds)d wounds against Resolve %(resolve)d: destroyed, sent to "
-                             "The Locker."), {"name": me, "wounds": r.wounds_after[r.actor],
-                                              "resolve": duel.participant(r.actor).resolve}))
+        lines.append(_line(ngettext("%(name)s has %(wounds)d wound against Resolve %(resolve)d: destroyed, sent to "
+                                    "The Locker.",
+                                    "%(name)s has %(wounds)d wounds against Resolve %(resolve)d: destroyed, sent to "
+                                    "The Locker.", "wounds"),
+                           {"name": me, "wounds": r.wounds_after[r.actor], "resolve": duel.participant(r.actor).resolve}))
     return lines

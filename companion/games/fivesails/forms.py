@@ -4,9 +4,10 @@ bookkeeping fields (CSRF, version, page, form key) and the few choices of each a
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, StringField, TextAreaField
-from wtforms.validators import AnyOf, InputRequired, Length, Optional
+from wtforms import HiddenField, StringField, TextAreaField
+from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
 
+from ...numbers import IntegerField
 from ...tables.forms import PlayerForm, TableForm
 from . import rules
 
@@ -17,7 +18,7 @@ class TickForm(TableForm):
 
 
 class LineForm(TableForm):
-    what = StringField(validators=[InputRequired(), AnyOf(["flip", "swap"])])
+    what = StringField(validators=[InputRequired(), AnyOf(["flip", "swap", "gardens"])])
 
 
 class DeltaForm(PlayerForm):
@@ -53,3 +54,15 @@ class DeckForm(FlaskForm):
     """The deck check; decks.parse checks the text itself (length, lines, headings)."""
 
     deck = TextAreaField(validators=[Optional()])
+
+
+class JumpForm(StepForm):
+    """Jump to a phase of this Day."""
+
+    phase = StringField(validators=[InputRequired(), AnyOf(list(rules.PHASES))])
+
+
+class ResolveForm(PlayerForm):
+    """The Leader's Resolve on the tracker."""
+
+    resolve = IntegerField(validators=[InputRequired(), NumberRange(min=1, max=rules.WOUNDS_MAX)])

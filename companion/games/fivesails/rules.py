@@ -19,6 +19,54 @@ WOUNDS_MAX = 40
 INFLUENCE_MAX = 99
 INITIATIVE_MAX = 999
 
+# -- readings -------------------------------------------------------------------------------------
+# How the app reads the rules the rulebook leaves open. Each sentence is shown in the app where it
+# matters AND written, word for word, in the rules page named here (a test checks both).
+
+READINGS = {
+    "initiative-tie": (
+        "initiative",
+        N_("Our reading: on a tie the token goes left from whoever held it when this Planning phase began, "
+           "to the first of the tied players; the holder, if tied, comes last. Handing out again decides "
+           "from that same holder.")),
+    "clockwise": (
+        "setup",
+        N_("List the players in seat order going clockwise: the app's \"left\" and \"clockwise\" follow "
+           "that order.")),
+    "no-card-cap": (
+        "restricted-hostilities",
+        N_("Our reading: a character who plays no card takes its threat as wounds up to the adversary's "
+           "duel stat (p. 24 says Combat, p. 25 and p. 27 say the stat of the duel; they agree in a "
+           "Combat duel).")),
+    "destroyed-can-win": (
+        "victory-assassination",
+        N_("With 3 or 4 players, a player whose Leader is destroyed stays in the game and can still win by "
+           "Dominance, Economic or Fifth Day Victory.")),
+    "all-fall": (
+        "victory-assassination",
+        N_("When the last Leaders in play fall in the same duel, nobody is the only player with a Leader: "
+           "nobody wins an Assassination Victory, and the game goes on.")),
+    "absent": (
+        "absent-adversary",
+        N_("Our reading: for each round, say whether the adversary is at the acting character's location "
+           "when the card is played; if not, the threat that round sends is discarded, while Riposte still "
+           "takes threat out of the actor's own pool.")),
+    "gardens": (
+        "setup-city-line",
+        N_("Two readings of where Governor's Gardens goes with 4 players: outside the other end of the line "
+           "(our default), or beyond Ole's Inn at the same end. Place it as your table reads the book.")),
+    "tracker": (
+        "wounds",
+        N_("A Leader linked to a duel starts it with the wounds on its tracker; when the duel ends its wounds "
+           "are added there, and wounds that reach the Leader's Resolve destroy it.")),
+}
+
+
+def reading(key: str) -> str:
+    """The message id of one stated reading."""
+    return READINGS[key][1]
+
+
 # -- locations -------------------------------------------------------------------------------------
 
 DOCKS, FORUMS, BAZAAR, OLES_INN, GARDENS = "docks", "forums", "bazaar", "oles-inn", "gardens"
@@ -39,20 +87,24 @@ def locations_for(n_players: int) -> tuple[str, ...]:
     return CORE + extra
 
 
-def city_line(n_players: int, flipped: bool = False, swapped: bool = False) -> list[str]:
+def city_line(n_players: int, flipped: bool = False, swapped: bool = False, gardens_with_inn: bool = False) -> list[str]:
     """The City line, first item nearest the City Deck (p. 3 "Game Setup").
 
-    The Forums sit in the middle, flanked by The Docks and The Grand Bazaar; Ole's Inn goes
-    outside one end, Governor's Gardens outside the other. The extracted rulebook lost the icons that
-    say which end is which and which one is nearest the City Deck, so the table chooses: `swapped`
-    exchanges The Docks and The Grand Bazaar, `flipped` turns the line end for end.
+    The Forums sit in the middle, flanked by The Docks and The Grand Bazaar; Ole's Inn goes outside
+    one end. The rulebook puts Governor's Gardens "to the outside of" a location shown only by an icon,
+    so two readings stand: outside the other end of the line (our default), or beyond Ole's Inn at the
+    same end (`gardens_with_inn`). The table also chooses which end is which: `swapped` exchanges The
+    Docks and The Grand Bazaar, `flipped` turns the line end for end.
     """
     left, right = (BAZAAR, DOCKS) if swapped else (DOCKS, BAZAAR)
     line = [left, FORUMS, right]
     if n_players >= 3:
         line.append(OLES_INN)
     if n_players >= 4:
-        line.insert(0, GARDENS)
+        if gardens_with_inn:
+            line.append(GARDENS)
+        else:
+            line.insert(0, GARDENS)
     return line[::-1] if flipped else line
 
 
@@ -82,7 +134,9 @@ def setup_steps(n_players: int) -> list[Step]:
         steps.append(Step("oles-inn", N_("Add Ole's Inn"), N_("Three or more players: outside one end of the line."),
                           "setup-city-line"))
     if n_players >= 4:
-        steps.append(Step("gardens", N_("Add Governor's Gardens"), N_("Four players: outside the other end."),
+        steps.append(Step("gardens", N_("Add Governor's Gardens"),
+                          N_("Four players: outside an end of the line. Our reading: the end opposite Ole's Inn; "
+                             "if your table reads it as the same end, place it there and set the line below."),
                           "setup-city-line"))
     steps += [
         Step("leaders", N_("Reveal Leaders"), N_("Everyone at once, en garde (upright) at their Home."), "setup-leaders"),
@@ -157,7 +211,8 @@ DAY_STEPS: tuple[DayStep, ...] = (
             N_("Take the Renown on every location you control, then any Renown your scheme, Leader or other cards "
                "give."), "plunder-renown", RENOWN),
     DayStep(PLUNDER, "2c", N_("Check Economic Victory"),
-            N_("Seven Renown or more wins; if several have it, the most Renown wins; still tied, play another Day."),
+            N_("Seven Renown or more wins; if several have it, the most Renown wins; still tied, play another Day "
+               "(on the fifth Day, the fifth-Day tie-breaks settle it instead)."),
             "victory-economic", ECONOMIC),
     DayStep(PLUNDER, "2d", N_("Check the fifth Day"),
             N_("After the fifth Day's Plunder, the most Renown wins, then the tie-breaks."), "victory-fifth-day",
@@ -173,7 +228,9 @@ DAY_STEPS: tuple[DayStep, ...] = (
     DayStep(DUSK, "2e", N_("Discard down"), N_("Keep no more cards in hand than your Leader's printed Panache."),
             "dusk"),
     DayStep(DUSK, "3", N_("End of Dusk"), N_("Abilities that trigger at the end of Dusk happen now."), "dusk"),
-    DayStep(DUSK, "4", N_("End of the Day"), N_("Abilities that trigger as the Day ends happen now."), "dusk"),
+    DayStep(DUSK, "4", N_("End of the Day"),
+            N_("Brutes still in play are discarded (to their owner's discard pile); abilities that trigger as the Day "
+               "ends happen now."), "dusk"),
 )
 PHASES = (DAWN, PLANNING, HIGH_DRAMA, PLUNDER, DUSK)
 
@@ -186,17 +243,32 @@ def phase_steps(phase: str) -> list[tuple[int, DayStep]]:
     return [(i, s) for i, s in enumerate(DAY_STEPS) if s.phase == phase]
 
 
+def current_phase(gs: dict) -> str:
+    """The phase the table is in. Tables saved before the stepper went by phase kept a step index."""
+    phase = gs.get("phase")
+    if phase in PHASES:
+        return phase
+    return DAY_STEPS[min(gs.get("step", 0), len(DAY_STEPS) - 1)].phase
+
+
+def day_position(gs: dict) -> int:
+    """Where the Day stands as one number (Day x 10 + phase): a form carries the one its phone
+    showed, so a double tap or a second phone never moves the Day twice."""
+    return gs.get("day", 1) * 10 + PHASES.index(current_phase(gs))
+
+
 # -- the game state --------------------------------------------------------------------------------
 
 def new_player_state() -> dict:
-    return {"renown": 0, "leader_destroyed": False, "leader_wounds": 0, "influence": 0, "renown_lost": 0}
+    return {"renown": 0, "leader_destroyed": False, "leader_wounds": 0, "influence": 0, "renown_lost": 0,
+            "leader_resolve": None}
 
 
 def new_state(players: list[dict]) -> dict:
     """A new table's game state (setup not yet done)."""
-    gs = {"setup_done": [], "line": {"flipped": False, "swapped": False}, "day": 1, "step": 0,
-          "first_player": None, "first_reason": None, "initiative": {}, "players": {}, "control": {},
-          "duel": None, "notes": None}
+    gs = {"setup_done": [], "line": {"flipped": False, "swapped": False, "gardens_with_inn": False}, "day": 1,
+          "phase": DAWN, "first_player": None, "first_reason": None, "planning_holder": None, "first_draw": None,
+          "initiative": {}, "players": {}, "control": {}, "duel": None, "notes": None}
     sync_players(gs, players)
     return gs
 
@@ -244,7 +316,15 @@ def add_renown(gs: dict, pid, delta: int) -> int:
     return ps["renown"]
 
 
+def set_leader_resolve(gs: dict, pid, value: int) -> None:
+    """Tell the tracker the Leader's Resolve (printed, or as modified by attachments): wounds that
+    reach it destroy the Leader (p. 6 "Wounds", p. 8 "Resolve")."""
+    ps = player_state(gs, pid)
+    ps["leader_resolve"] = _check_range(value, "resolve", 1, WOUNDS_MAX)
+
+
 def add_leader_wounds(gs: dict, pid, delta: int) -> int:
+    """Wounds on the Leader's tracker go up or down; the caller checks `reaches_resolve` next."""
     ps = player_state(gs, pid)
     if ps["leader_destroyed"]:
         raise Invalid(Problem("delta", N_("This Leader is destroyed: no wounds to track.")))
@@ -253,6 +333,13 @@ def add_leader_wounds(gs: dict, pid, delta: int) -> int:
         raise Invalid(Problem("delta", N_("Wounds cannot go below 0.")))
     ps["leader_wounds"] = _check_range(new, "delta", 0, WOUNDS_MAX)
     return ps["leader_wounds"]
+
+
+def reaches_resolve(gs: dict, pid) -> bool:
+    """A Leader in play whose wounds are at or over its known Resolve is destroyed (p. 6 "Wounds")."""
+    ps = player_state(gs, pid)
+    resolve = ps.get("leader_resolve")
+    return not ps["leader_destroyed"] and resolve is not None and ps["leader_wounds"] >= resolve
 
 
 def add_influence(gs: dict, pid, delta: int) -> int:
@@ -286,7 +373,7 @@ def renown_loss(renown: int) -> int:
 
 def destroy_leader(gs: dict, pid, n_players: int) -> int:
     """Mark a player's Leader destroyed. In a 3-4 player game that player loses half their Renown,
-    rounded up (p. 2). Returns the Renown lost."""
+    rounded up, once (p. 2). Returns the Renown lost. No victory is checked here: see `destroy_leaders`."""
     ps = player_state(gs, pid)
     if ps["leader_destroyed"]:
         raise Invalid(Problem("player", N_("This Leader is already destroyed.")))
@@ -297,8 +384,67 @@ def destroy_leader(gs: dict, pid, n_players: int) -> int:
     return lost
 
 
+@dataclass(frozen=True)
+class Destruction:
+    """Leaders destroyed together, the Renown each lost, and the Assassination check made after all
+    of them (`verdict`); `nobody_left` when no Leader at all is in play any more."""
+
+    lost: dict[str, int]
+    verdict: "Verdict"
+    nobody_left: bool
+
+
+def destroy_leaders(gs: dict, pids, seats: list[str]) -> Destruction:
+    """Destroy every Leader that falls at once (one duel can destroy both participants), then check
+    Assassination Victory once, on the state after all of them (p. 2, p. 17 "Leader Cards"). When no
+    Leader is left in play, nobody wins an Assassination Victory and play goes on."""
+    lost = {}
+    for pid in pids:
+        lost[str(pid)] = destroy_leader(gs, pid, len(seats))
+    alive = [s for s in seats if not gs["players"][s]["leader_destroyed"]]
+    return Destruction(lost, check_assassination(gs, seats), nobody_left=not alive)
+
+
+@dataclass(frozen=True)
+class DuelWounds:
+    """What a finished duel did to one Leader linked to a player: the wounds it started with, the
+    wounds it ended with, its Resolve in the duel, and whether the duel destroyed it."""
+
+    player: str
+    started: int
+    ended: int
+    resolve: int
+    destroyed: bool
+
+
+def leader_wounds_for_duel(gs: dict, pid) -> int:
+    """A linked Leader starts a duel with the wounds on its tracker (the one record of them)."""
+    ps = player_state(gs, pid)
+    if ps["leader_destroyed"]:
+        raise Invalid(Problem("player", N_("This Leader is already destroyed.")))
+    return ps["leader_wounds"]
+
+
+def close_duel(gs: dict, leaders: list[DuelWounds], seats: list[str]) -> Destruction | None:
+    """A finished duel onto the trackers: each linked Leader's tracker gains the wounds taken in the
+    duel (added, never overwritten) and learns its Resolve; every Leader destroyed in the duel, or
+    whose tracker now reaches its Resolve, is destroyed, all of them before the one Assassination
+    check (p. 2; p. 25 "Resolve Threat")."""
+    fallen = []
+    for lw in leaders:
+        ps = player_state(gs, lw.player)
+        if ps["leader_destroyed"]:
+            continue
+        ps["leader_wounds"] = min(WOUNDS_MAX, ps["leader_wounds"] + max(0, lw.ended - lw.started))
+        ps["leader_resolve"] = lw.resolve
+        if lw.destroyed or reaches_resolve(gs, lw.player):
+            fallen.append(str(lw.player))
+    return destroy_leaders(gs, fallen, seats) if fallen else None
+
+
 def restore_leader(gs: dict, pid) -> int:
-    """Put back a Leader marked destroyed by mistake, with the Renown the mark took away."""
+    """Put back a Leader marked destroyed by mistake, with the Renown the mark took away. Wounds at or
+    over its Resolve come down to one less, or the tracker would destroy it again at once."""
     ps = player_state(gs, pid)
     if not ps["leader_destroyed"]:
         raise Invalid(Problem("player", N_("This Leader is in play already.")))
@@ -306,6 +452,9 @@ def restore_leader(gs: dict, pid) -> int:
     ps["leader_destroyed"] = False
     ps["renown"] = min(RENOWN_MAX, ps["renown"] + back)
     ps["renown_lost"] = 0
+    resolve = ps.get("leader_resolve")
+    if resolve is not None and ps["leader_wounds"] >= resolve:
+        ps["leader_wounds"] = resolve - 1
     return back
 
 
@@ -319,13 +468,17 @@ class FirstPlayer:
 
 
 def determine_initiative(initiative: dict[str, int], seats: list[str], holder: str | None,
-                         rng: random.Random | None = None) -> FirstPlayer:
-    """Planning step 4 (p. 12, p. 8): the highest scheme Initiative takes the First Player token. On a
-    tie the token passes to the left of its holder (the next seat clockwise: play goes clockwise and
-    seats are listed clockwise). On a tie with no holder yet, pick one of the tied players at random.
+                         rng: random.Random | None = None, earlier_draw: dict | None = None) -> FirstPlayer:
+    """Planning step 4 (p. 12, p. 8): the highest scheme Initiative takes the First Player token.
 
-    The rulebook says only "passes to the left": it does not say the token must land on one of the tied
-    players, so the app follows the words and names the player to the holder's left.
+    `holder` is whoever held the token when this Planning phase began, never a token handed out
+    earlier in the same Planning: handing out again with the same values gives the same player, and
+    a corrected value is decided again from the same holder.
+
+    Our reading of a tie: the token passes to the left of its holder (seats are listed clockwise, so
+    the left is the next seat clockwise) and keeps going to the left until it reaches one of the tied
+    players; the holder, if tied, is reached last. On a tie with no holder yet, one tied player is
+    drawn at random, and the same tie drawn again this Day gives the same player (`earlier_draw`).
     """
     missing = [s for s in seats if s not in initiative]
     if missing:
@@ -335,7 +488,13 @@ def determine_initiative(initiative: dict[str, int], seats: list[str], holder: s
     if len(tied) == 1:
         return FirstPlayer(tied[0], "highest")
     if holder is not None and holder in seats:
-        return FirstPlayer(seats[(seats.index(holder) + 1) % len(seats)], "tie-left", tied)
+        start = seats.index(holder)
+        for step in range(1, len(seats) + 1):
+            seat = seats[(start + step) % len(seats)]
+            if seat in tied:
+                return FirstPlayer(seat, "tie-left", tied)
+    if earlier_draw and list(earlier_draw.get("tied", [])) == list(tied) and earlier_draw.get("player") in tied:
+        return FirstPlayer(earlier_draw["player"], "tie-random", tied)
     chooser = rng or random.SystemRandom()
     return FirstPlayer(chooser.choice(tied), "tie-random", tied)
 
@@ -389,7 +548,8 @@ NO_WINNER = Verdict(None)
 
 
 def check_assassination(gs: dict, seats: list[str]) -> Verdict:
-    """Assassination Victory (p. 2; p. 17 Leaders): the only player with a Leader in play wins at once."""
+    """Assassination Victory (p. 2; p. 17 Leaders): the only player with a Leader in play wins at once.
+    With no Leader in play at all, nobody wins this way."""
     alive = [s for s in seats if not gs["players"][s]["leader_destroyed"]]
     if len(alive) == 1 and len(seats) >= 2:
         return Verdict(ASSASSINATION, (alive[0],))
@@ -443,13 +603,14 @@ def check_fifth_day(gs: dict, seats: list[str]) -> Verdict:
     return Verdict(DRAW, tuple(field), decided_by=BY_NOTHING)
 
 
-def plunder_verdict(gs: dict, seats: list[str], kind: str, day: int) -> Verdict:
-    """The check a Plunder step makes."""
-    if kind == DOMINANCE:
-        return check_dominance(gs, seats)
-    if kind == ECONOMIC:
-        return check_economic(gs, seats)
-    if kind == FIFTH_DAY and day >= MAX_DAYS:
+def plunder_verdict(gs: dict, seats: list[str], day: int) -> Verdict:
+    """The checks Plunder makes, in the rulebook's order (p. 15 Plunder 2a-2d): Dominance Victory, then
+    (after Renown is collected) Economic Victory, then on the fifth Day the Fifth Day Victory. Control
+    does not change while Renown is collected, so checking them together gives the same answer."""
+    for verdict in (check_dominance(gs, seats), check_economic(gs, seats)):
+        if verdict.decided:
+            return verdict
+    if day >= MAX_DAYS:
         return check_fifth_day(gs, seats)
     return NO_WINNER
 
@@ -469,37 +630,51 @@ def game_over(doc: dict) -> None:
         raise Invalid(Problem("step", N_("The game is over. Undo the last change to keep playing.")))
 
 
-def advance(gs: dict, seats: list[str]) -> Verdict:
-    """Press "next": the check the current step makes (a victory ends the game), then move on.
+def start_game(gs: dict) -> None:
+    """Day 1 begins at Dawn; nobody holds the First Player token yet."""
+    gs["day"], gs["phase"] = 1, DAWN
+    gs.pop("step", None)
+    gs["planning_holder"] = gs.get("first_player")
+    gs["first_draw"] = None
 
-    At the end of the Day, a new Day starts at Dawn: locations are uncontrolled (Dusk 2a, if not done
-    yet) and Initiative is entered anew; the First Player token stays with its holder.
-    """
-    step = DAY_STEPS[gs["step"]]
-    verdict = plunder_verdict(gs, seats, step.kind, gs["day"])
-    if verdict.decided:
-        return verdict
-    if step.kind == UNCONTROL:
-        gs["control"] = {loc: None for loc in gs["control"]}
-    if gs["step"] + 1 < len(DAY_STEPS):
-        gs["step"] += 1
-        return verdict
+
+def advance(gs: dict, seats: list[str]) -> Verdict:
+    """Press "next" at the end of a phase. At Plunder the victory checks come first (a win ends the
+    game: the Day does not move). After Dusk a new Day starts at Dawn: locations are uncontrolled
+    (Dusk 2a), Initiative is entered anew, and the First Player token stays with its holder, who is
+    the holder this new Day's Planning starts from."""
+    phase = current_phase(gs)
+    if phase == PLUNDER:
+        verdict = plunder_verdict(gs, seats, gs["day"])
+        if verdict.decided:
+            return verdict
+    i = PHASES.index(phase)
+    gs.pop("step", None)
+    if i + 1 < len(PHASES):
+        gs["phase"] = PHASES[i + 1]
+        return NO_WINNER
     if gs["day"] >= MAX_DAYS:
         raise Invalid(Problem("step", N_("The fifth Day is the last: the game ended at its Plunder.")))
     gs["day"] += 1
-    gs["step"] = 0
+    gs["phase"] = DAWN
     gs["control"] = {loc: None for loc in gs["control"]}
     gs["initiative"] = {}
     gs["first_reason"] = None
-    return verdict
+    gs["first_tied"] = []
+    gs["first_draw"] = None
+    gs["planning_holder"] = gs.get("first_player")
+    return NO_WINNER
 
 
-def back(gs: dict) -> None:
-    """Step back within the Day. Going back into the previous Day is Undo's job: it restores exactly
-    what the new Day cleared."""
-    if gs["step"] == 0:
-        raise Invalid(Problem("step", N_("This is the first step of the Day. Use Undo to go back further.")))
-    gs["step"] -= 1
+def jump(gs: dict, phase: str) -> None:
+    """Go straight to a phase of this Day (forwards skips the checks in between; Undo comes back).
+    Going into another Day is only by finishing Dusk, so the new Day's clearing happens once."""
+    if phase not in PHASES:
+        raise Invalid(Problem("phase", N_("No such phase.")))
+    if phase == current_phase(gs):
+        raise Invalid(Problem("phase", N_("The Day is in this phase already.")))
+    gs.pop("step", None)
+    gs["phase"] = phase
 
 
 def set_initiative(gs: dict, pid, value: int) -> None:
@@ -508,8 +683,13 @@ def set_initiative(gs: dict, pid, value: int) -> None:
 
 
 def hand_out_first_player(gs: dict, seats: list[str], rng: random.Random | None = None) -> FirstPlayer:
-    fp = determine_initiative(gs["initiative"], seats, gs.get("first_player"), rng)
+    """Planning step 4, from the holder at the start of this Planning (kept in `planning_holder`)."""
+    if "planning_holder" not in gs:  # a table saved before the holder was kept
+        gs["planning_holder"] = gs.get("first_player") if not gs.get("first_reason") else None
+    fp = determine_initiative(gs["initiative"], seats, gs["planning_holder"], rng, gs.get("first_draw"))
     gs["first_player"] = fp.player
     gs["first_reason"] = fp.reason
     gs["first_tied"] = list(fp.tied)
+    if fp.reason == "tie-random":
+        gs["first_draw"] = {"tied": list(fp.tied), "player": fp.player}
     return fp

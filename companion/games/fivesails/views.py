@@ -1,24 +1,28 @@
 """7th Sea: City of Five Sails: the table's actions, the standalone duel calculator and deck check,
 and the duel JSON API. Every rule lives in rules.py, duel.py and decks.py; this module only reads
-forms, names what each action touches (`Change.keys`) and renders."""
+forms, says which actions are increments (`relative`) and renders."""
 from __future__ import annotations
 
+import base64
 import json
 from contextlib import contextmanager
 
-from flask import Blueprint, g, render_template, request
+from flask import Blueprint, g, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
 from ...api import api, json_endpoint
+from ...i18n import render_message
 from ...domain import N_, Invalid, Problem
+from ...numbers import parse_int
 from ...tables import live
 from ...tables import players as players_mod
 from ...tables.store import FINISHED, PLAYING, SETTING_UP, Change
 from ...web import wants_fragment
 from . import decks, duel as d, rules
-from .forms import (CalculatorForm, ControlForm, DeckForm, DeltaForm, DuelForm, LeaderForm, LineForm, StepForm,
-                    TickForm)
+from .forms import (CalculatorForm, ControlForm, DeckForm, DeltaForm, DuelForm, JumpForm, LeaderForm, LineForm,
+                    ResolveForm, StepForm, TickForm)
 
 bp = Blueprint("fivesails", __name__)
 
@@ -93,7 +97,7 @@ def tick(token):
     def build(form, t):
         step, done = form.step.data, bool(form.done.data)
         change = Change("setup.tick", N_("Setup: %(step)s ✓") if done else N_("Setup: %(step)s unticked"),
-                        {}, keys=(f"game.setup.{step}",))
+                        {})
 
         def mutate(doc):
             with form_wide():
@@ -112,15 +116,16 @@ def tick(token):
 def line(token):
     def build(form, t):
         what = form.what.data
-        msg = N_("The City line was turned end for end") if what == "flip" else N_(
-            "The Docks and The Grand Bazaar swapped places")
-        change = Change("setup.line", msg, {}, keys=("game.line",))
+        msg = {"flip": N_("The City line was turned end for end"),
+               "swap": N_("The Docks and The Grand Bazaar swapped places"),
+               "gardens": N_("Governor's Gardens moved to the other end of the line")}[what]
+        change = Change("setup.line", msg, {})
 
         def mutate(doc):
             with form_wide():
                 gs = _playing(doc)
-                key = "flipped" if what == "flip" else "swapped"
-                gs["line"][key] = not gs["line"][key]
+                key = {"flip": "flipped", "swap": "swapped", "gardens": "gardens_with_inn"}[what]
+                gs["line"][key] = not gs["line"].get(key, False)
         return change, mutate
     return live.perform(token, LineForm(), build)
 
@@ -133,22 +138,23 @@ def start(token):
                 raise Invalid(Problem("status", N_("The game has already started.")))
             gs = live.game_state(doc)
             doc["status"] = PLAYING
-            gs["day"], gs["step"] = 1, 0
-    change = Change("start", N_("Day 1 begins"), {}, keys=("status", "game.step"))
+            rules.start_game(gs)
+    change = Change("start", N_("Day 1 begins"), {})
     return live.act_simple(token, DuelForm(), change, mutate, slug="day")
 
 
 # -- the Day ---------------------------------------------------------------------------------------
 
 def _expect_step(gs: dict, at: int) -> None:
-    if at != gs["day"] * 100 + gs["step"]:
+    if at != rules.day_position(gs):
         raise Invalid(Problem("at", N_("The Day moved on from another phone: check where it is now.")))
 
 
 @bp.post("/t/<token>/fivesails/day/next")
 def next_step(token):
+    """Finish this phase: one tap. At Plunder the victory checks come first."""
     def build(form, t):
-        change = Change("day.next", SAID, {}, keys=("game.step", "status"))
+        change = Change("day.next", SAID, {})
 
         def mutate(doc):
             with form_wide():
@@ -161,31 +167,34 @@ def next_step(token):
                     _finish(doc, verdict)
                     said(change, N_("%(victory)s: %(winners)s"), **_victory_args(doc, verdict))
                     return
-                said(change, N_("Day %(day)d: %(step)s"), day=gs["day"], step={"term": rules.step_at(gs["step"]).label})
+                said(change, N_("Day %(day)d: %(phase)s"), day=gs["day"],
+                     phase={"term": rules.PHASE_NAMES[rules.current_phase(gs)]})
         return change, mutate
     return live.perform(token, StepForm(), build, slug="day")
 
 
-@bp.post("/t/<token>/fivesails/day/back")
-def back_step(token):
+@bp.post("/t/<token>/fivesails/day/jump")
+def jump(token):
+    """Go straight to a phase of this Day (Undo comes back)."""
     def build(form, t):
-        change = Change("day.back", N_("Back to Day %(day)d: %(step)s"), {}, keys=("game.step",))
+        change = Change("day.jump", N_("Jumped to Day %(day)d: %(phase)s"), {})
 
         def mutate(doc):
             with form_wide():
                 gs = _playing(doc)
+                if doc["status"] != PLAYING:
+                    raise Invalid(Problem("at", N_("Finish setup and start Day 1 first.")))
                 _expect_step(gs, form.at.data)
-                rules.back(gs)
-                change.args.update(day=gs["day"], step={"term": rules.step_at(gs["step"]).label})
+                rules.jump(gs, form.phase.data)
+                change.args.update(day=gs["day"], phase={"term": rules.PHASE_NAMES[form.phase.data]})
         return change, mutate
-    return live.perform(token, StepForm(), build, slug="day")
+    return live.perform(token, JumpForm(), build, slug="day")
 
 
 @bp.post("/t/<token>/fivesails/initiative")
 def initiative(token):
     def build(form, t):
-        change = Change("initiative", N_("First Player: %(player)s (%(why)s)"), {},
-                        keys=("game.initiative", "game.first_player"))
+        change = Change("initiative", N_("First Player: %(player)s (%(why)s)"), {})
         reasons = {"highest": N_("highest Initiative"), "tie-left": N_("tie: passed to the left"),
                    "tie-random": N_("tie: picked at random")}
 
@@ -194,15 +203,15 @@ def initiative(token):
             problems = []
             values = {}
             for pid in _seats(doc):
-                raw = request.form.get(f"init-{pid}", "").strip()
-                if not raw.isdigit():
+                raw = parse_int(request.form.get(f"init-{pid}", ""))
+                if raw is None:
                     problems.append(Problem(f"init-{pid}", N_("Enter the Initiative on %(name)s's scheme."),
                                             {"name": _name(doc, pid)}))
-                elif int(raw) > rules.INITIATIVE_MAX:
+                elif raw > rules.INITIATIVE_MAX:
                     problems.append(Problem(f"init-{pid}", N_("Must be at most %(max)d."),
                                             {"max": rules.INITIATIVE_MAX}))
                 else:
-                    values[pid] = int(raw)
+                    values[pid] = raw
             if problems:
                 raise Invalid(problems)
             for pid, value in values.items():
@@ -218,7 +227,7 @@ def initiative(token):
 def _delta_action(token, kind, msg, apply):
     def build(form, t):
         pid, delta = form.player.data, form.delta.data
-        change = Change(kind, msg, {"delta": delta}, keys=())
+        change = Change(kind, msg, {"delta": delta}, relative=True)
 
         def mutate(doc):
             with form_wide():
@@ -236,8 +245,50 @@ def renown(token):
 
 @bp.post("/t/<token>/fivesails/wounds")
 def wounds(token):
-    return _delta_action(token, "wounds", N_("%(player)s's Leader %(delta)+d wound (now %(value)d)"),
-                         rules.add_leader_wounds)
+    """A wound more or less on a Leader's tracker. Reaching the Leader's Resolve destroys it: half the
+    Renown in a 3-4 player game, once, and the Assassination check (one Undo takes it all back)."""
+    def build(form, t):
+        pid, delta = str(form.player.data), form.delta.data
+        ps = t.gs.get("players", {}).get(pid) or {}
+        resolve = ps.get("leader_resolve")
+        # A pure +/-1 is relative (taps from two phones add up), unless it can destroy the Leader: then
+        # it sets values the phone saw.
+        destroys = delta > 0 and resolve is not None and ps.get("leader_wounds", 0) + delta >= resolve
+        change = Change("wounds", SAID, {}, relative=not destroys)
+
+        def mutate(doc):
+            with form_wide():
+                gs = _playing(doc)
+                name = _name(doc, pid)
+                value = rules.add_leader_wounds(gs, pid, delta)
+                if not rules.reaches_resolve(gs, pid):
+                    said(change, N_("%(player)s's Leader %(delta)+d wound (now %(value)d)"), player=name,
+                         delta=delta, value=value)
+                    return
+                said_destroyed(change, doc, _destroy(doc, pid), N_("%(player)s's Leader, wounds now %(value)d"),
+                               player=name, value=value)
+        return change, mutate
+    return live.perform(token, DeltaForm(), build)
+
+
+@bp.post("/t/<token>/fivesails/resolve")
+def leader_resolve(token):
+    """The Leader's Resolve, as printed or as modified: the tracker destroys the Leader at it."""
+    def build(form, t):
+        pid, value = str(form.player.data), form.resolve.data
+        change = Change("leader.resolve", SAID, {})
+
+        def mutate(doc):
+            gs = _playing(doc)
+            name = _name(doc, pid)
+            rules.set_leader_resolve(gs, pid, value)
+            if rules.reaches_resolve(gs, pid):
+                said_destroyed(change, doc, _destroy(doc, pid), N_("%(player)s's Leader: Resolve %(value)d"),
+                               player=name, value=value)
+            else:
+                said(change, N_("%(player)s's Leader: Resolve %(value)d"), player=name, value=value)
+        return change, mutate
+    return live.perform(token, ResolveForm(), build)
 
 
 @bp.post("/t/<token>/fivesails/influence")
@@ -251,7 +302,7 @@ def control(token):
     def build(form, t):
         loc, owner = form.location.data, (form.owner.data or "").strip() or None
         change = Change("control", N_("%(location)s: %(owner)s"),
-                        {"location": {"term": rules.LOCATION_NAMES[loc]}}, keys=(f"game.control.{loc}",))
+                        {"location": {"term": rules.LOCATION_NAMES[loc]}})
 
         def mutate(doc):
             with form_wide():
@@ -264,24 +315,42 @@ def control(token):
     return live.perform(token, ControlForm(), build)
 
 
-def _destroy(doc: dict, pid) -> tuple[int, str | None]:
-    """Mark a Leader destroyed (Renown loss in 3-4 player games) and check Assassination Victory.
-    Returns the Renown lost and the winner's name, if the game is won."""
-    gs = live.game_state(doc)
-    lost = rules.destroy_leader(gs, pid, len(doc["state"]["players"]))
-    verdict = rules.check_assassination(gs, _seats(doc))
-    if verdict.decided:
-        _finish(doc, verdict)
-        return lost, _name(doc, verdict.winners[0])
-    return lost, None
+def _destroyed_words(doc: dict, gone: rules.Destruction) -> dict:
+    """Leaders destroyed together, as one nested message: who fell, the Renown each lost, and the
+    Assassination outcome checked after all of them. A win finishes the game here."""
+    if gone.verdict.decided:
+        _finish(doc, gone.verdict)
+    each = [{"msg": N_("%(player)s's Leader destroyed (%(lost)d Renown lost)"),
+             "args": {"player": _name(doc, p), "lost": n}} for p, n in gone.lost.items()]
+    fallen = each[0] if len(each) == 1 else {"msg": N_("%(a)s; %(b)s"), "args": {"a": each[0], "b": each[1]}}
+    if gone.verdict.decided:
+        return {"msg": N_("%(fallen)s: Assassination Victory for %(winner)s"),
+                "args": {"fallen": fallen, "winner": _name(doc, gone.verdict.winners[0])}}
+    if gone.nobody_left:
+        return {"msg": N_("%(fallen)s. No Leader is left in play: nobody wins an Assassination Victory"),
+                "args": {"fallen": fallen}}
+    return fallen
+
+
+def said_destroyed(change: Change, doc: dict, gone: rules.Destruction, before: str | None = None, **args) -> None:
+    """Log Leaders destroyed after `before` (the action's own words, if any); `fallen` lets the page
+    offer Undo right where it happened."""
+    after = _destroyed_words(doc, gone)
+    change.args["what"] = after if before is None else {
+        "msg": N_("%(before)s. %(after)s"), "args": {"before": {"msg": before, "args": args}, "after": after}}
+    change.args["fallen"] = list(gone.lost)
+
+
+def _destroy(doc: dict, pid) -> rules.Destruction:
+    """Destroy one Leader, then check Assassination Victory."""
+    return rules.destroy_leaders(live.game_state(doc), [str(pid)], _seats(doc))
 
 
 @bp.post("/t/<token>/fivesails/leader")
 def leader(token):
     def build(form, t):
-        pid, destroyed = form.player.data, bool(form.destroyed.data)
-        change = Change("leader.destroyed" if destroyed else "leader.back", SAID, {},
-                        keys=(f"game.players.{pid}.leader", "status"))
+        pid, destroyed = str(form.player.data), bool(form.destroyed.data)
+        change = Change("leader.destroyed" if destroyed else "leader.back", SAID, {})
 
         def mutate(doc):
             with form_wide():
@@ -291,12 +360,10 @@ def leader(token):
                     said(change, N_("%(player)s's Leader back in play (%(back)d Renown back)"), player=name,
                          back=rules.restore_leader(gs, pid))
                     return
-                lost, winner = _destroy(doc, pid)
-                if winner:
-                    said(change, N_("%(player)s's Leader destroyed (%(lost)d Renown lost): Assassination Victory for "
-                                    "%(winner)s"), player=name, lost=lost, winner=winner)
-                else:
-                    said(change, N_("%(player)s's Leader destroyed (%(lost)d Renown lost)"), player=name, lost=lost)
+                rules.player_state(gs, pid)
+                if gs["players"][pid]["leader_destroyed"]:
+                    raise Invalid(Problem("player", N_("This Leader is already destroyed.")))
+                said_destroyed(change, doc, _destroy(doc, pid))
         return change, mutate
     return live.perform(token, LeaderForm(), build)
 
@@ -336,7 +403,8 @@ def read_round_form(form: MultiDict) -> d.Round:
     if form.get("play") == "none":
         return d.Round(None)
     data = {"card": {k: form.get(k, "0") or "0" for k in ("riposte", "parry", "thrust")},
-            "lethal": bool(form.get("lethal")), "gambled": bool(form.get("gambled"))}
+            "lethal": bool(form.get("lethal")), "gambled": bool(form.get("gambled")),
+            "adversary_absent": bool(form.get("adversary_absent"))}
     try:
         return d.read_round(data, "round")
     except Invalid as err:  # "round.card.thrust" -> "thrust", "round.gambled" -> "gambled"
@@ -361,6 +429,17 @@ def table_duel(gs: dict) -> d.Duel | None:
     return d.resolve(d.read_setup(stored["setup"]), d.read_rounds(stored["rounds"]))
 
 
+def _with_tracked_wounds(gs: dict, form: MultiDict, links: dict) -> MultiDict:
+    """A Leader linked to a player starts the duel with the wounds on that Leader's tracker, whatever
+    "Wounds already" said: the tracker is the one record of them."""
+    out = form.copy()
+    for side, link in links.items():
+        if link.get("leader") and link.get("player"):
+            field = "intervener" if side == d.DEFENDER and form.get("answer") == "intervene" else side
+            out[f"{field}.wounds"] = str(rules.leader_wounds_for_duel(gs, link["player"]))
+    return out
+
+
 def _side_links(doc: dict, form: MultiDict) -> dict:
     """Which player each participant belongs to, and whether it is that player's Leader."""
     out = {}
@@ -375,6 +454,9 @@ def _side_links(doc: dict, form: MultiDict) -> dict:
         leader = bool(form.get("intervener.leader" if intervening else f"{side}.leader"))
         if leader and pid is None:
             problems.append(Problem(f"{side}.player", N_("Whose Leader is it? Choose the player.")))
+        elif leader and live.game_state(doc)["players"][pid]["leader_destroyed"]:
+            problems.append(Problem(f"{side}.player", N_("%(name)s's Leader is destroyed: it cannot duel."),
+                                    {"name": _name(doc, pid)}))
         out[side] = {"player": pid, "leader": leader}
     if problems:
         raise Invalid(problems)
@@ -384,7 +466,7 @@ def _side_links(doc: dict, form: MultiDict) -> dict:
 @bp.post("/t/<token>/fivesails/duel/start")
 def duel_start(token):
     def build(form, t):
-        change = Change("duel.start", SAID, {}, keys=("game.duel",))
+        change = Change("duel.start", SAID, {})
 
         def mutate(doc):
             gs = _playing(doc)
@@ -393,15 +475,20 @@ def duel_start(token):
             problems = []
             setup = links = None
             try:
-                setup = read_setup_form(request.form)
+                links = _side_links(doc, request.form)
             except Invalid as err:
                 problems += err.problems
             try:
-                links = _side_links(doc, request.form)
+                setup = read_setup_form(_with_tracked_wounds(gs, request.form, links or {}))
             except Invalid as err:
                 problems += err.problems
             if problems:
                 raise Invalid(problems)
+            for side in d.SIDES:  # the duel's Resolve is the Leader's Resolve as it stands now
+                link = links[side]
+                if link["leader"]:
+                    who = setup.challenger if side == d.CHALLENGER else setup.defender
+                    rules.set_leader_resolve(gs, link["player"], who.resolve)
             gs["duel"] = {"setup": d.setup_data(setup), "rounds": [], "sides": links}
             msg = (N_("Duel: %(defender)s refuses %(challenger)s's challenge") if setup.refused
                    else N_("Duel: %(challenger)s challenges %(defender)s"))
@@ -416,7 +503,7 @@ def duel_round(token):
         return duel_preview(token)
 
     def build(form, t):
-        change = Change("duel.round", N_("Duel round %(n)d: %(name)s %(what)s"), {}, keys=("game.duel",))
+        change = Change("duel.round", N_("Duel round %(n)d: %(name)s %(what)s"), {})
 
         def mutate(doc):
             gs = _playing(doc)
@@ -471,7 +558,7 @@ def duel_takeback(token):
             if not gs.get("duel") or not gs["duel"]["rounds"]:
                 raise Invalid(Problem("duel", N_("No round to take back.")))
             gs["duel"]["rounds"].pop()
-    change = Change("duel.takeback", N_("Duel: last round taken back"), {}, keys=("game.duel",))
+    change = Change("duel.takeback", N_("Duel: last round taken back"), {})
     return live.act_simple(token, DuelForm(), change, mutate, slug="duel")
 
 
@@ -480,7 +567,7 @@ def duel_close(token):
     """End the duel: a finished duel's wounds go onto the Leaders' trackers (a destroyed Leader is
     marked destroyed, with its Renown loss and the Assassination check); an unfinished one is abandoned."""
     def build(form, t):
-        change = Change("duel.close", SAID, {}, keys=("game.duel", "status"))
+        change = Change("duel.close", SAID, {})
 
         def mutate(doc):
             with form_wide():
@@ -493,20 +580,30 @@ def duel_close(token):
                 if not current.ended:
                     said(change, N_("Duel abandoned"))
                     return
-                parts = []
+                parts, leaders = [], []
                 for side in d.SIDES:
                     who = current.participant(side)
                     parts.append(f"{who.name} {current.wounds[side]}/{who.resolve}")
                     link = sides.get(side) or {}
                     if link.get("leader") and link.get("player"):
-                        ps = rules.player_state(gs, link["player"])
-                        if not ps["leader_destroyed"]:
-                            ps["leader_wounds"] = min(rules.WOUNDS_MAX, current.wounds[side])
-                            if current.destroyed(side):
-                                _destroy(doc, link["player"])
-                said(change, N_("Duel over: %(outcome)s"), outcome=", ".join(parts))
+                        leaders.append(rules.DuelWounds(link["player"], who.wounds, current.wounds[side],
+                                                        who.resolve, current.destroyed(side)))
+                outcome = ", ".join(parts)
+                gone = rules.close_duel(gs, leaders, _seats(doc))  # every destruction, then one check
+                if gone:
+                    said_destroyed(change, doc, gone, N_("Duel over: %(outcome)s"), outcome=outcome)
+                else:
+                    said(change, N_("Duel over: %(outcome)s"), outcome=outcome)
         return change, mutate
     return live.perform(token, DuelForm(), build, slug="duel")
+
+
+@bp.app_template_global("fs_line")
+def fs_line(line: d.Line) -> str:
+    """One sentence of a duel's story in the viewer's language, in the right plural form."""
+    if line.plural:
+        return ngettext(line.msg, line.plural, line.args[line.num], **line.args)
+    return render_message(line.msg, line.args)
 
 
 # -- pages' context --------------------------------------------------------------------------------
@@ -530,16 +627,32 @@ def context(slug: str, table, state: dict) -> dict:
     out = {"R": rules, "D": d, "names": names, "seats": seats,
            "names_of": lambda ids: ", ".join(names.get(str(i), "?") for i in ids),
            "player_choices": [(pid, names[pid]) for pid in seats],
-           "line": rules.city_line(n, gs.get("line", {}).get("flipped", False), gs.get("line", {}).get("swapped", False)),
+           "line": rules.city_line(n, **{k: bool(v) for k, v in gs.get("line", {}).items()
+                                          if k in ("flipped", "swapped", "gardens_with_inn")}),
            "order": rules.clockwise_from(seats, gs.get("first_player"))}
     if slug == "setup":
         out["setup_steps"] = rules.setup_steps(n)
-    if slug == "day":
-        step = rules.step_at(gs.get("step", 0))
-        out["step"] = step
-        out["verdict"] = rules.plunder_verdict(gs, seats, step.kind, gs.get("day", 1)) if gs.get("players") else None
+    if slug == "day" and gs.get("players"):
+        phase = rules.current_phase(gs)
+        day = gs.get("day", 1)
+        out["phase"] = phase
+        out["at"] = rules.day_position(gs)
+        out["next_phase"] = rules.PHASES[rules.PHASES.index(phase) + 1] if phase != rules.DUSK else None
+        out["verdict"] = rules.plunder_verdict(gs, seats, day) if phase == rules.PLUNDER else None
+        out["dominance"] = rules.check_dominance(gs, seats)
         out["economic"] = rules.check_economic(gs, seats)
-        out["next_step"] = rules.step_at(gs["step"] + 1) if gs.get("step", 0) + 1 < len(rules.DAY_STEPS) else None
+        out["fifth_day"] = rules.check_fifth_day(gs, seats) if day >= rules.MAX_DAYS else None
+        # The column that settles the fifth Day: the template marks it, whatever the grid looks like.
+        out["deciding"] = out["fifth_day"].decided_by if out["fifth_day"] else None
+    if slug == "duel" and gs.get("players"):
+        def tracker(pid):
+            ps = gs["players"][pid]
+            if ps["leader_destroyed"]:
+                return _("%(name)s destroyed", name=names[pid])
+            if ps.get("leader_resolve"):
+                return f"{names[pid]} {ps['leader_wounds']}/{ps['leader_resolve']}"
+            return f"{names[pid]} {ps['leader_wounds']}"
+        out["tracked_wounds"] = ", ".join(tracker(pid) for pid in seats)
     if slug in ("duel", "day"):
         try:
             out.update(duel_context(table_duel(gs), getattr(g, "fivesails_preview", None)))
@@ -555,13 +668,36 @@ def default_page(status: str, state: dict) -> str:
 
 # -- the standalone duel calculator ------------------------------------------------------------------
 
+LINK_MAX = 8000  # characters of the duel in a link: sixty rounds fit with room to spare
+
+
+def encode_duel(setup: d.Setup, rounds) -> str:
+    """The duel as a link parameter: compact JSON in URL-safe base64 (no padding)."""
+    raw = json.dumps({"setup": d.setup_data(setup), "rounds": [d.round_data(r) for r in rounds]},
+                     separators=(",", ":"))
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def decode_duel(param: str) -> str:
+    """A link parameter back to the duel's JSON text (still to be checked like any input)."""
+    if len(param) > LINK_MAX:
+        raise Invalid(Problem("duel", N_("The duel on this page could not be read. Start it again.")))
+    try:
+        raw = base64.b64decode(param + "=" * (-len(param) % 4), altchars=b"-_", validate=True).decode()
+        if not raw:
+            raise ValueError("empty")
+        return raw
+    except (ValueError, UnicodeDecodeError):
+        raise Invalid(Problem("duel", N_("The duel on this page could not be read. Start it again."))) from None
+
+
 def _calc_state(raw: str) -> tuple[d.Setup | None, list[d.Round]]:
     """The duel so far, from the calculator's hidden field: untrusted, so read like the API body."""
     if not raw:
         return None, []
     try:
         data = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # "[[[[...]]]]" nested past Python's limit is bad input too
         raise Invalid(Problem("duel", N_("The duel on this page could not be read. Start it again."))) from None
     if not isinstance(data, dict) or not isinstance(data.get("setup"), dict):
         raise Invalid(Problem("duel", N_("The duel on this page could not be read. Start it again.")))
@@ -574,21 +710,77 @@ def _calc_state(raw: str) -> tuple[d.Setup | None, list[d.Round]]:
     return setup, rounds
 
 
+# What each field of the calculator's forms is called, for the error summary at the top of a form.
+SIDE_LABELS = {"challenger": N_("Challenger"), "defender": N_("Challenged character"),
+               "intervener": N_("Intervening character")}
+FIELD_LABELS = {"name": N_("Name"), "duel_stat": N_("Duel stat"), "resolve": N_("Resolve"),
+                "wounds": N_("Wounds already"), "finesse": N_("Finesse"), "player": N_("Whose character?"),
+                "technique_thrust": N_("Technique +Thrust"), "technique_lethal": N_("That Technique is Lethal"),
+                "answer": N_("The answer"), "riposte": N_("Riposte"), "parry": N_("Parry"), "thrust": N_("Thrust"),
+                "lethal": N_("Lethal this round"), "gambled": N_("This card was gambled"),
+                "adversary_absent": N_("The adversary is elsewhere")}
+
+
+def field_label(name: str) -> str | None:
+    """"challenger.resolve" -> "Challenger: Resolve", in the viewer's language; None for a form-wide name."""
+    side, _dot, rest = name.partition(".")
+    if rest and side in SIDE_LABELS and rest in FIELD_LABELS:
+        return f"{_(SIDE_LABELS[side])}: {_(FIELD_LABELS[rest])}"
+    if name in FIELD_LABELS:
+        return _(FIELD_LABELS[name])
+    return None
+
+
+def error_summary(errors: dict[str, list[str]]) -> list[str]:
+    """Every message of a failed form, each led by the name of its field (the fields repeat it)."""
+    out = []
+    for name, msgs in errors.items():
+        label = field_label(name)
+        out += [f"{label}: {m}" if label else m for m in msgs]
+    return out
+
+
 def _calc_render(setup, rounds, *, bound=None, preview=None, status=200):
     duel = d.resolve(setup, rounds) if setup is not None else None
     state = json.dumps({"setup": d.setup_data(setup), "rounds": [d.round_data(r) for r in rounds]},
                        separators=(",", ":")) if setup is not None else ""
-    ctx = dict(duel_context(duel, preview), state=state, bound=bound or live.Bound(), D=d)
-    template = "fivesails/_calculator.html" if wants_fragment(CALC_ID) else "fivesails/calculator.html"
-    return render_template(template, **ctx), status
+    link = (url_for("fivesails.calculator", d=encode_duel(setup, rounds), _external=True)
+            if setup is not None else None)
+    ctx = dict(duel_context(duel, preview), state=state, bound=bound or live.Bound(), D=d, R=rules, link=link)
+    fragment = wants_fragment(CALC_ID)
+    template = "fivesails/_calculator.html" if fragment else "fivesails/calculator.html"
+    resp = make_response(render_template(template, **ctx), status)
+    if fragment and status == 200:
+        # The address bar keeps the duel: a reload or a shared link brings it back.
+        resp.headers["HX-Replace-Url"] = (url_for("fivesails.calculator", d=encode_duel(setup, rounds))
+                                          if setup is not None else url_for("fivesails.calculator"))
+    return resp
+
+
+def _calc_saved(setup, rounds):
+    """After a change: htmx gets the fragment (and the new address); a plain form post is sent to
+    the duel's own address, so reloading the page keeps the duel."""
+    if wants_fragment(CALC_ID):
+        return _calc_render(setup, rounds)
+    target = (url_for("fivesails.calculator", d=encode_duel(setup, rounds)) if setup is not None
+              else url_for("fivesails.calculator"))
+    return redirect(target, code=303)
 
 
 @bp.route("/fivesails/duel", methods=["GET", "POST"])
 def calculator():
-    """The duel threat calculator without a table: the duel travels in the page and is replayed by
-    the same rules as the API each time; nothing is stored on the server."""
+    """The duel threat calculator without a table: the duel travels in the page and in its address
+    (`?d=`), and is replayed by the same rules as the API each time; nothing is stored on the server."""
     if request.method == "GET":
-        return _calc_render(None, [])
+        param = request.args.get("d", "")
+        if not param:
+            return _calc_render(None, [])
+        try:
+            setup, rounds = _calc_state(decode_duel(param))
+        except Invalid as err:
+            return _calc_render(None, [], bound=live.Bound("calc-setup", MultiDict(), {},
+                                                           [p.text(_) for p in err.problems]), status=422)
+        return _calc_render(setup, rounds)
     form = CalculatorForm()
     action = request.form.get("action", "")
     if action == "play" and request.form.get("play") == "preview":
@@ -605,11 +797,11 @@ def calculator():
                             status=422)
     try:
         if action == "start":
-            return _calc_render(read_setup_form(request.form), [])
+            return _calc_saved(read_setup_form(request.form), [])
         if action == "reset" or setup is None:
-            return _calc_render(None, [])
+            return _calc_saved(None, [])
         if action == "takeback":
-            return _calc_render(setup, rounds[:-1])
+            return _calc_saved(setup, rounds[:-1])
         if action in ("preview", "play"):
             duel = d.resolve(setup, rounds)
             rnd = read_round_form(request.form)
@@ -619,13 +811,11 @@ def calculator():
                 raise _play_problems(err) from None
             if action == "preview":
                 return _calc_render(setup, rounds, bound=live.Bound(key, request.form.copy()), preview=after)
-            return _calc_render(setup, rounds + [rnd])
+            return _calc_saved(setup, rounds + [rnd])
     except Invalid as err:
         errors = err.as_dict(_)
-        fields = {"round", "duel", "answer"}
-        general = [m for f, ms in errors.items() if f in fields for m in ms]
         return _calc_render(setup if action != "start" else None, rounds if action != "start" else [],
-                            bound=live.Bound(key, request.form.copy(), errors, general), status=422)
+                            bound=live.Bound(key, request.form.copy(), errors, error_summary(errors)), status=422)
     return _calc_render(setup, rounds, bound=live.Bound(key, request.form.copy(), {}, [_("Choose what to do.")]),
                         status=422)
 
