@@ -43,21 +43,27 @@ def dashboard(page, hero):
 
 
 def take_turn(page, hero):
+    """The hero whose turn is next, with the main button the round page offers for them."""
     row = turn_row(page, hero)
     before = row.locator(".pip.spent").count()
-    row.get_by_role("button", name="Take a turn").click()
+    page.get_by_role("button", name=f"Take this turn: {hero}").click()
     expect(row.locator(".pip.spent")).to_have_count(before + 1)
 
 
 def react(page, hero):
-    page.get_by_role("button", name=f"React to {hero}").click()
+    page.get_by_role("button", name=f"Sins player reacts to {hero}").click()
     logged(page, f"The Sins player reacts to {hero}")
 
 
 def wound(page, hero):
+    """One wound: one tap when the rule decides the slot (level 1 free, or one slot left), else the
+    suggested slot and Take a wound."""
     card = dashboard(page, hero)
-    card.locator("summary", has_text="Take a wound").click()
-    card.get_by_role("button", name="Take a wound", exact=True).click()
+    decided = card.get_by_role("button", name=re.compile(r"^Wound on slot \d$"))
+    if decided.count():
+        decided.click()
+    else:
+        card.get_by_role("button", name="Take a wound", exact=True).click()
 
 
 def test_a_corruption_story_over_two_rounds_with_a_death(make_phone):
@@ -96,14 +102,14 @@ def test_a_corruption_story_over_two_rounds_with_a_death(make_phone):
     page.get_by_role("button", name="Save the track").click()
     expect(page.get_by_text("Monsters roll +1 die near Altars")).to_be_visible()
     preset = f"Core track {uuid.uuid4().hex[:6]}"
-    page.get_by_label("Save it for other tables as").fill(preset)
+    page.get_by_label("Save it for your next tables as").fill(preset)
     page.locator("#save-preset").get_by_role("button", name="Save").click()
     expect(page.get_by_text(f"This track is the saved track “{preset}”.")).to_be_visible()
     check_page(page)
 
     tab(page, "Setup")
     page.get_by_role("button", name="Start round 1").click()
-    expect(page.get_by_role("heading", name="Round 1 · Start of Round")).to_be_visible()
+    expect(page.get_by_role("heading", name="Round 1 · Hero turns")).to_be_visible()
     expect(page).to_have_url(re.compile(r"/round$"))
     check_page(page)
 
@@ -126,7 +132,7 @@ def test_a_corruption_story_over_two_rounds_with_a_death(make_phone):
     expect(page.get_by_role("button", name=re.compile("Sins player draws 1 extra Sin card"))).to_be_visible()
     check_page(page)
     page.get_by_role("button", name="Reset tokens and start round 2").click()
-    expect(page.get_by_role("heading", name="Round 2 · Start of Round")).to_be_visible()
+    expect(page.get_by_role("heading", name="Round 2 · Hero turns")).to_be_visible()
     expect(page.get_by_role("img", name="Reaction tokens: 4 active of 4")).to_be_visible()
     expect(turn_row(page, "Rose").get_by_role("img", name="Turn tokens: 2 active of 2")).to_be_visible()
     check_page(page)
@@ -177,10 +183,9 @@ def test_a_corruption_story_over_two_rounds_with_a_death(make_phone):
         expect(dashboard(page, "Thorley").locator(".cslot.wounded")).to_have_count(n + 1)
     check_page(page)
     thorley = dashboard(page, "Thorley")
-    thorley.locator("summary", has_text="Take a wound").click()
     expect(thorley.get_by_text("This is the fifth wound marker: the hero dies.")).to_be_visible()
     check_page(page)
-    thorley.get_by_role("button", name="Take a wound", exact=True).click()
+    wound(page, "Thorley")
     expect(page.get_by_role("heading", name="Thorley died")).to_be_visible()
     expect(page.get_by_role("heading", name="Reminders")).to_be_visible()
     check_page(page)
@@ -196,12 +201,13 @@ def test_a_corruption_story_over_two_rounds_with_a_death(make_phone):
     tab(page, "Round")
     expect(page.locator(".turn-row .hero-name")).to_have_text(["Karl", "Morgana", "Rocco", "Rose"])
     expect(turn_row(page, "Morgana").get_by_role("img", name="Turn tokens: 1 active of 2")).to_be_visible()
-    for hero in ("Morgana", "Rocco", "Rose", "Karl", "Rocco", "Rose"):
+    # Thorley died in his turn: play goes on with Rocco; Morgana plays from his seat when it comes round.
+    for hero in ("Rocco", "Rose", "Karl", "Morgana", "Rocco", "Rose"):
         take_turn(page, hero)
     react(page, "Rose")
     check_page(page)
     page.get_by_role("button", name="Reset tokens and start round 3").click()
-    expect(page.get_by_role("heading", name="Round 3 · Start of Round")).to_be_visible()
+    expect(page.get_by_role("heading", name="Round 3 · Hero turns")).to_be_visible()
     check_page(page)
 
 
@@ -211,12 +217,13 @@ def test_the_fight_helper_from_dice_to_wounds(make_phone):
     page.get_by_label("Story", exact=True).fill("Haven's Last Stand")
     page.get_by_label("Terror").check()
     page.locator("#story").get_by_role("button", name="Save").click()
+    logged(page, "Story: Haven's Last Stand (Terror)")
     page.get_by_role("button", name="Start round 1").click()
-    expect(page.get_by_role("heading", name="Round 1 · Start of Round")).to_be_visible()
+    expect(page.get_by_role("heading", name="Round 1 · Hero turns")).to_be_visible()
 
     tab(page, "Fight")
     check_page(page)
-    page.get_by_role("button", name="Fight: Leader").click()
+    page.get_by_role("button", name="Fight: Leader", exact=True).click()
     expect(page.get_by_role("heading", name="Leader fights")).to_be_visible()
     check_page(page)
     prep = page.locator("#prep")
@@ -269,5 +276,5 @@ def test_the_fight_helper_from_dice_to_wounds(make_phone):
     levels_shown(dashboard(watcher, "Leader"), 3, 2)
     assert watcher.locator("main form").count() == 0
     tab(watcher, "Round")
-    expect(watcher.get_by_role("heading", name="Round 1 · Start of Round")).to_be_visible()
+    expect(watcher.get_by_role("heading", name="Round 1 · Hero turns")).to_be_visible()
     check_page(watcher)

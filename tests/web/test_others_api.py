@@ -115,13 +115,12 @@ def test_a_saved_track_is_offered_to_the_next_table(app, client, tables, token):
     assert levels[4]["sin_dice"] == 1
 
 
-def test_a_preset_name_is_never_overwritten(app, tables, token):
+def test_a_preset_name_is_unique_on_its_table(app, tables, token):
     ok(post(tables, token, "track", track_data(cards=(2,))))
     ok(post(tables, token, "track/save", {"name": "Core box"}))
-    other = tables.create("others", ("X", "Y"), name="Second table")
-    ok(post(tables, other, "track", track_data(cards=(3,))))
-    resp = post(tables, other, "track/save", {"name": "core BOX"}, key="save-preset")
-    refused(resp, "already called")
+    ok(post(tables, token, "track", track_data(cards=(3,))))
+    resp = post(tables, token, "track/save", {"name": "core BOX"}, key="save-preset")
+    refused(resp, "already saved a track called")
     assert 'value="core BOX"' in resp.get_data(as_text=True)
     (name, data), = presets_in(app)
     assert data["levels"][1]["card"] is True and data["levels"][2]["card"] is False
@@ -166,7 +165,8 @@ def test_using_a_missing_preset(tables, token, preset):
 def test_a_corrupt_preset_is_refused_not_copied(app, tables, token):
     with app.app_context():
         session = get_session()
-        bad = Preset(game="others", kind="apocalypse", name="Broken", data={"levels": "junk"})
+        bad = Preset(game="others", kind="apocalypse", name="Broken", data={"levels": "junk"},
+                     table_id=tables.table(token).id)
         session.add(bad)
         session.commit()
         bad_id = bad.id

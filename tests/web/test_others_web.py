@@ -240,8 +240,11 @@ def test_turns_before_the_game_starts_are_refused(tables, token):
 
 
 def test_reactions_up_to_the_hero_number(tables, playing):
-    for _ in range(4):
+    heroes = lineup(tables, playing)
+    for i in range(4):
+        ok(post(tables, playing, "turn", {"hero": heroes[i], "value": 0}))
         ok(post(tables, playing, "reaction", {"delta": 1}))
+    ok(post(tables, playing, "turn", {"hero": heroes[0], "value": 0}))
     refused(post(tables, playing, "reaction", {"delta": 1}, key="react"), "already spent")
     ok(post(tables, playing, "reaction/extra", {"delta": 1}))
     ok(post(tables, playing, "reaction", {"delta": 1}))
@@ -320,7 +323,9 @@ def test_dashboard_shows_the_would_be_bonus_before_the_tap(client, tables, playi
 def test_voluntary_corruption_then_change_of_mind_then_roll(tables, playing):
     hid = lineup(tables, playing)[0]
     ok(post(tables, playing, "voluntary", {"hero": hid}))
-    assert hero(tables, playing, hid)["pending"] == {"dice": 1, "defense": 0, "hits": 0, "choice": 0}
+    pending = hero(tables, playing, hid)["pending"]
+    assert {k: pending[k] for k in ("dice", "defense", "hits", "choice")} == {"dice": 1, "defense": 0, "hits": 0,
+                                                                            "choice": 0}
     refused(post(tables, playing, "voluntary", {"hero": hid}, key=f"h{hid}-vol"), "only one per roll")
     ok(post(tables, playing, "voluntary/cancel", {"hero": hid}))
     assert hero(tables, playing, hid)["corruption"] == 1
@@ -582,6 +587,7 @@ def test_two_phones_on_different_heroes_both_land(tables, playing):
 
 
 def test_reaction_taps_from_two_phones_conflict_rather_than_double_spend(tables, playing):
+    ok(post(tables, playing, "turn", {"hero": lineup(tables, playing)[0], "value": 0}))
     seen = tables.version(playing)
     ok(tables.post(playing, "others/reaction", {"delta": 1}, version=seen))
     assert tables.post(playing, "others/reaction", {"delta": 1}, version=seen).status_code == 409

@@ -4,6 +4,7 @@ from ..base import Game, Page
 from . import state
 from .board import context
 from .views import bp
+from . import preset_views  # noqa: F401  (its routes join bp)
 
 
 def default_page(status: str, _state: dict) -> str:

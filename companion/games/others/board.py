@@ -1,13 +1,16 @@
 """What the pages show, worked out from the state once per render (templates stay free of rules)."""
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlsplit
+
+from flask import request
 from flask_babel import gettext as _
 from flask_babel import gettext as translate  # for message ids held in variables (not extracted)
 from flask_babel import ngettext
 
 from ...db import get_session
 from ...domain import N_
-from . import presets, rules, state
+from . import presets, readings, rules, state
 from .rules import Bonus
 
 
@@ -24,6 +27,14 @@ class Board:
         self.players = table.state["players"]
         self.gs = table.state["game"]
         self.page = page
+        self.table_id = table.id
+
+    def reading(self, key: str) -> str:
+        """One of the app's stated readings of the rules, as in the rules pages."""
+        return translate(readings.READINGS[key][1])
+
+    def reading_slug(self, key: str) -> str:
+        return readings.READINGS[key][0]
 
     # -- people ------------------------------------------------------------------------------------
     def player_name(self, pid) -> str:
@@ -149,6 +160,30 @@ class Board:
     def suggested_slots(self, h: dict, n: int) -> tuple[int, ...]:
         return rules.suggested_wound_slots(h["wounds"], n)
 
+    def decided_slot(self, h: dict) -> int | None:
+        """The slot the rule decides for the next wound marker: level 1 while free (its bonus is "no
+        effect", p. 37), or the one slot left; None when the player chooses."""
+        free = self.free_slots(h)
+        if 1 in free:
+            return 1
+        return free[0] if len(free) == 1 else None
+
+    @property
+    def focus(self) -> dict | None:
+        """The hero whose dashboard fills the Heroes page (`?hero=<id>`), on a page view or on the
+        re-render after an action taken from it (htmx names the page it came from)."""
+        if request.method == "GET":
+            raw = request.args.get("hero", "")
+        else:
+            raw = (parse_qs(urlsplit(request.headers.get("HX-Current-URL", "")).query).get("hero") or [""])[0]
+        if not raw.isdigit():
+            return None
+        h = self.hero(int(raw))
+        return h if h and h["id"] in self.gs["lineup"] and h["status"] == "play" else None
+
+    def hero_url(self, token_url: str, h: dict) -> str:
+        return f"{token_url}?hero={h['id']}"
+
     def wounds_left(self, h: dict) -> int:
         return rules.WOUND_MARKERS - len(h["wounds"])
 
@@ -187,6 +222,25 @@ class Board:
         return self.hero(self.gs.get("current"))
 
     @property
+    def next_hero(self) -> dict | None:
+        return state.next_hero(self.gs)
+
+    @property
+    def react_problem(self) -> str | None:
+        """Why a reaction is refused now, in words, or None when the Sins player may react."""
+        problem = state.can_react(self.gs)
+        if problem is None:
+            return None
+        params = {k: (self.name(state.hero(self.gs, self.gs["current"] if self.gs.get("current") is not None
+                                           else self.gs["turn_killed"])) if k == "hero" else v)
+                  for k, v in problem.params.items()}
+        return translate(problem.message, **params)
+
+    @property
+    def extra_turns_waiting(self) -> list[dict]:
+        return [h for h in self.alive if h["extra_turns"]]
+
+    @property
     def mission_target(self) -> int:
         return state.mission_target(self.gs) if self.gs["hero_number"] else self.hero_number
 
@@ -213,7 +267,7 @@ class Board:
 
     @property
     def presets(self) -> list:
-        return presets.listed(get_session()) if self.page == "apocalypse" else []
+        return presets.listed(get_session(), presets.current_viewer(self.table_id)) if self.page == "apocalypse" else []
 
     @property
     def story_type_name(self) -> str:
@@ -235,7 +289,7 @@ class Board:
 
     @property
     def commissioner_in_fight(self) -> bool:
-        return bool(self.fight and self.fight["kind"] == state.FIGHT and "commissioner" in self.fight_hero["npcs"])
+        return bool(self.fight and self.fight["kind"] != state.CRISIS and "commissioner" in self.fight_hero["npcs"])
 
     # -- setup -------------------------------------------------------------------------------------
     def setup_done(self, step: str) -> bool:

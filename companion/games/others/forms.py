@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask import request
-from wtforms import BooleanField, IntegerField, SelectField, StringField
+from wtforms import BooleanField, SelectField, StringField
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
 
 from ...domain import N_, Invalid, Problem
+from ...numbers import IntegerField, parse_int
 from ...tables.forms import TableForm
 from . import rules, state
 
@@ -134,7 +135,7 @@ class StatsForm(HeroForm):
 
 
 class FightStartForm(HeroForm):
-    kind = SelectField(choices=[state.FIGHT, state.CRISIS], validate_choice=True)
+    kind = SelectField(choices=list(state.FIGHT_KINDS), validate_choice=True)
 
 
 class FightPrepForm(OthersForm):
@@ -165,9 +166,10 @@ class FightApplyForm(OthersForm):
 
     def chosen_slots(self) -> list[int]:
         raw = request.form.getlist("slots")
-        if len(raw) > len(rules.LEVELS) or not all(v.isdigit() and 1 <= int(v) <= 7 for v in raw):
+        slots = [parse_int(v, max_digits=1) for v in raw]
+        if len(raw) > len(rules.LEVELS) or not all(v is not None and 1 <= v <= 7 for v in slots):
             raise Invalid(Problem("slots", N_("Choose slots from 1 to 7.")))
-        return [int(v) for v in raw]
+        return slots
 
 
 class TrackForm(OthersForm):

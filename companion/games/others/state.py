@@ -10,6 +10,7 @@ order, and a replacement takes the dead hero's place in it ("Hero Death", p. 38)
 from __future__ import annotations
 
 from ...domain import N_, Invalid, Problem, Problems
+from ...text import clean_line
 from . import rules
 from .rules import Bonus
 
@@ -51,6 +52,17 @@ TRACK_BONUS_MAX = 3
 # The checklist steps of "Game Setup" (p. 8-11), in order. The Corruption-only step is shown only then.
 SETUP_STEPS = ("roles", "sin", "acolytes", "story", "map", "team", "starting-space", "dashboards",
                "upgrades", "sin-cards", "reactions", "apocalypse", "dark-past", "mission")
+# What the log calls each setup step (the same words as the setup checklist).
+SETUP_STEP_NAMES = {
+    "roles": N_("Roles chosen"), "sin": N_("Sin board, Sin cards and monsters out"),
+    "acolytes": N_("Acolyte board and 6 Acolytes out"),
+    "story": N_("Story board out, Apocalypse deck of its type shuffled"),
+    "map": N_("Map built from the back of the story board"), "team": N_("Team of 7 on their coloured bases"),
+    "starting-space": N_("Heroes in play on the Starting Space"), "dashboards": N_("Hero dashboards ready"),
+    "upgrades": N_("Upgrade Inventory: 5 cards face up"), "sin-cards": N_("Sin cards drawn"),
+    "reactions": N_("Reaction tokens taken"), "apocalypse": N_("Apocalypse track marked in the app"),
+    "dark-past": N_("Dark Past cards dealt face down"), "mission": N_("Ready for Mission 1"),
+}
 START_STEPS = ("start-tasks", "first-hero")
 END_STEPS = ("end-tasks", "summon", "sin-cards")
 
@@ -62,7 +74,7 @@ def clean_text(raw, field: str, maximum: int = TEXT_MAX, required: bool = False,
         raw = ""
     if not isinstance(raw, str):
         raise Invalid(Problem(field, N_("Enter text.")))
-    text = " ".join("".join(ch for ch in raw if ch.isprintable()).split())
+    text = clean_line(raw)  # controls, zero-width and bidi overrides dropped; "" if nothing visible
     if required and not text:
         raise Invalid(Problem(field, message))
     if len(text) > maximum:
@@ -180,11 +192,18 @@ def living_hero(doc: dict, hid, field: str = "hero") -> dict:
     return h
 
 
-def add_alert(gs: dict, msg: str, **args) -> None:
-    """A reminder shown at the top of the table's pages until someone taps Done."""
-    gs["alerts"].append({"id": gs["next_alert"], "msg": msg, "args": args})
+def add_alert(gs: dict, msg: str, **args) -> int:
+    """A reminder shown at the top of the table's pages until someone taps Done. Returns its id."""
+    alert_id = gs["next_alert"]
+    gs["alerts"].append({"id": alert_id, "msg": msg, "args": args})
     gs["next_alert"] += 1
     del gs["alerts"][:-ALERTS_MAX]
+    return alert_id
+
+
+def dark_past_alert(gs: dict, hid: int) -> dict | None:
+    """The reminder to reveal this hero's Dark Past, if one is up."""
+    return next((a for a in gs["alerts"] if a.get("dark_past") == hid), None)
 
 
 def dismiss_alert(gs: dict, alert_id: int) -> None:
@@ -394,9 +413,11 @@ def _end_turn_of_current(gs: dict) -> None:
         return
     h = hero(gs, cur)
     if (h["status"] == "play" and h["corruption"] == rules.CORRUPTION_MAX and is_corruption_story(gs)
-            and h["dark_past"] == "hidden"):
+            and h["dark_past"] == "hidden" and dark_past_alert(gs, cur) is None):
+        # One reminder per hero and trigger: its button is "Dark Past revealed" itself.
         add_alert(gs, N_("%(hero)s ended a turn at Corruption 7: reveal their Dark Past card and do what it says."),
                   hero=hero_label(h))
+        gs["alerts"][-1]["dark_past"] = cur
 
 
 def spend_turn(doc: dict, hid: int, extra: bool = False) -> None:
@@ -414,7 +435,23 @@ def spend_turn(doc: dict, hid: int, extra: bool = False) -> None:
     if gs.get("current") != hid:
         _end_turn_of_current(gs)
     gs["current"] = hid
+    gs["last_seat"] = gs["lineup"].index(hid)
+    gs["turn_no"] = gs.get("turn_no", 0) + 1
+    gs["turn_killed"] = None
     gs["sin_card"] = False
+
+
+def next_hero(gs: dict) -> dict | None:
+    """Whose turn comes next (p. 13): clockwise after the seat that played last (from the first hero
+    at the start of the round), skipping heroes with both Turn tokens spent. None when nobody has an
+    active Turn token left. The seat counts, so a replacement plays where the dead hero sat."""
+    order = turn_order(gs)
+    last = gs.get("last_seat")
+    if last is not None and 0 <= last < len(gs["lineup"]):
+        ids = [h["id"] for h in order]
+        i = ids.index(gs["lineup"][last]) + 1
+        order = order[i:] + order[:i]
+    return next((h for h in order if h["status"] == "play" and h["turns_spent"] < 2), None)
 
 
 def unspend_turn(doc: dict, hid: int) -> None:
@@ -446,16 +483,38 @@ def add_extra_turns(doc: dict, hid: int, delta: int) -> None:
     h["extra_turns"] = value
 
 
+def can_react(gs: dict) -> Problem | None:
+    """Why the Sins player cannot react now, or None (Spend a Reaction Token, p. 16): one reaction, only
+    against the hero who just finished a turn; none after a hero killed during their own turn."""
+    if gs.get("turn_killed") is not None:
+        return Problem("reactions", N_("%(hero)s was killed during their own turn: that turn never finished, so the "
+                                       "Sins player cannot react to it."),
+                       {"hero": hero_label(hero(gs, gs["turn_killed"]))})
+    if gs.get("current") is None:
+        return Problem("reactions", N_("No hero has finished a turn yet: the Sins player reacts after a hero's turn."))
+    if gs.get("reacted") is not None and gs.get("reacted") == gs.get("turn_no", 0):
+        return Problem("reactions", N_("The Sins player already reacted to this turn of %(hero)s: one reaction per "
+                                       "hero turn."), {"hero": hero_label(hero(gs, gs["current"]))})
+    if gs["reactions"]["spent"] >= reactions_total(gs):
+        return Problem("reactions", N_("Every Reaction token is already spent this round."))
+    return None
+
+
 def spend_reaction(doc: dict, delta: int) -> None:
-    """Spend a Reaction token (p. 16), or flip one back (delta -1, a correction)."""
+    """Spend a Reaction token against the hero who just finished a turn (p. 16), or flip one back
+    (delta -1, a correction, which also frees that turn for a reaction again)."""
     gs = require_playing(doc)
-    spent = gs["reactions"]["spent"] + delta
-    total = reactions_total(gs)
-    if spent > total:
-        raise Invalid(Problem("reactions", N_("Every Reaction token is already spent this round.")))
-    if spent < 0:
+    if delta > 0:
+        problem = can_react(gs)
+        if problem:
+            raise Invalid(problem)
+        gs["reactions"]["spent"] += 1
+        gs["reacted"] = gs.get("turn_no", 0)
+        return
+    if gs["reactions"]["spent"] <= 0:
         raise Invalid(Problem("reactions", N_("No Reaction token is spent.")))
-    gs["reactions"]["spent"] = spent
+    gs["reactions"]["spent"] -= 1
+    gs["reacted"] = None
 
 
 def add_extra_reactions(doc: dict, delta: int) -> None:
@@ -504,6 +563,7 @@ def end_round(doc: dict) -> None:
     gs["round_done"] = []
     gs["altars"] = 0
     gs["first"] = gs["current"] = None
+    gs["last_seat"] = gs["turn_killed"] = gs["reacted"] = None
     gs["round"] += 1
 
 
@@ -557,11 +617,25 @@ def heroes_win(doc: dict) -> None:
         raise Invalid(Problem("game", N_("The game has not started yet: finish the setup first.")))
     gs = doc["state"]["game"]
     gs["winner"] = "heroes"
+    gs["win_reason"] = "missions"
+    _finish(doc)
+
+
+def sins_win(doc: dict) -> None:
+    """The table declares the Sins player the winner (a Story's own defeat, or anything the app cannot
+    see). Undo in Recent changes takes it back."""
+    require_playing(doc)
+    gs = doc["state"]["game"]
+    gs["winner"] = "sins"
+    gs["win_reason"] = "declared"
     _finish(doc)
 
 
 def _finish(doc: dict) -> None:
+    """The game is over: the result for the home page; reminders and death cards of the game in play
+    are cleared (Undo brings them back with the rest)."""
     gs = doc["state"]["game"]
+    gs["alerts"] = []
     players = doc["state"]["players"]
     if gs["winner"] == "heroes":
         winners = [p["name"] for p in players if p["id"] != gs["sins_player"]]
@@ -574,12 +648,19 @@ def _finish(doc: dict) -> None:
 
 # -- corruption and wounds --------------------------------------------------------------------------
 
-def _reached_max(gs: dict, h: dict) -> None:
-    """At Corruption 7 a hero kills the Innocents carried ("Innocent Tokens", p. 24)."""
+def _reached_max(gs: dict, h: dict) -> int | None:
+    """At Corruption 7 a hero kills the Innocents carried ("Innocent Tokens", p. 24). Corruption is
+    applied before wounds, so a fight that brings both 7 and death kills them rather than leaving them
+    where the hero fell. Returns the id of the reminder raised, if any."""
     if h["corruption"] == rules.CORRUPTION_MAX and h["innocents"]:
-        add_alert(gs, N_("%(hero)s reached Corruption 7 and killed the %(n)d Innocent(s) carried: remove them "
-                         "from the game."), hero=hero_label(h), n=h["innocents"])
+        alert_id = add_alert(gs, INNOCENTS_KILLED, hero=hero_label(h), n=h["innocents"])
         h["innocents"] = 0
+        return alert_id
+    return None
+
+
+INNOCENTS_KILLED = N_("%(hero)s reached Corruption 7 and killed the %(n)d Innocent(s) carried: remove them "
+                      "from the game.")
 
 
 def would_be_bonus(h: dict) -> Bonus | None:
@@ -598,9 +679,14 @@ def take_voluntary(doc: dict, hid: int) -> Bonus:
     if gs["fight"] and gs["fight"]["hero"] == hid and gs["fight"].get("outcome"):
         raise Invalid(Problem("hero", N_("The dice are already rolled: Corruption is taken before rolling.")))
     step = rules.voluntary_corruption(h["corruption"], h["wounds"])
+    # What changing one's mind must put back: the Innocents killed at 7 and the reminder that raised
+    # (with any older reminder it pushed off the list).
+    innocents, before = h["innocents"], list(gs["alerts"])
     h["corruption"] = step.new_level
     h["pending"] = step.bonus.as_dict()
-    _reached_max(gs, h)
+    alert_id = _reached_max(gs, h)
+    h["pending"]["undo"] = {"innocents": innocents, "alert": alert_id,
+                            "trimmed": [a for a in before if a not in gs["alerts"]]}
     return step.bonus
 
 
@@ -612,8 +698,16 @@ def cancel_voluntary(doc: dict, hid: int) -> None:
         raise Invalid(Problem("hero", N_("This hero has not taken Corruption for this roll.")))
     if gs["fight"] and gs["fight"]["hero"] == hid and gs["fight"].get("outcome"):
         raise Invalid(Problem("hero", N_("The dice are already rolled: it is too late to change your mind.")))
+    undo = h["pending"].get("undo")
     h["corruption"] -= 1
     h["pending"] = None
+    if undo:
+        h["innocents"] = undo["innocents"]
+        if undo["alert"] is not None:
+            gs["alerts"] = undo["trimmed"] + [a for a in gs["alerts"] if a["id"] != undo["alert"]]
+            del gs["alerts"][:-ALERTS_MAX]
+            if gs["next_alert"] == undo["alert"] + 1:
+                gs["next_alert"] = undo["alert"]
 
 
 def roll_done(doc: dict, hid: int) -> None:
@@ -687,13 +781,22 @@ def kill(doc: dict, hid: int) -> None:
     h["innocents"] = 0
     if gs.get("fight") and gs["fight"]["hero"] == hid:
         gs["fight"] = None
+    gs["alerts"] = [a for a in gs["alerts"] if a.get("dark_past") != hid]  # it stays face down with them
     if gs.get("current") == hid:
         gs["current"] = None
+        gs["turn_killed"] = hid
         add_alert(gs, N_("%(hero)s died during their turn: the turn ends and the Sins player cannot react to it."),
                   hero=hero_label(h))
-    if not reserve(gs) and gs["winner"] is None:
+    # Every death waiting for a replacement needs its own hero from the reserve (Victory and Defeat, p. 12).
+    if len(awaiting_replacement(gs)) > len(reserve(gs)) and gs["winner"] is None:
         gs["winner"] = "sins"
+        gs["win_reason"] = "reserve"
         _finish(doc)
+
+
+def unreplaceable(gs: dict) -> bool:
+    """More deaths wait for a replacement than the Hero Reserve holds."""
+    return len(awaiting_replacement(gs)) > len(reserve(gs))
 
 
 def replace_hero(doc: dict, dead_id: int, new_id: int) -> None:
@@ -762,6 +865,7 @@ def reveal_dark_past(doc: dict, hid: int) -> None:
     if h["dark_past"] != "hidden":
         raise Invalid(Problem("hero", N_("This hero's Dark Past is already revealed.")))
     h["dark_past"] = "revealed"
+    gs["alerts"] = [a for a in gs["alerts"] if a.get("dark_past") != hid]
 
 
 def set_stats(doc: dict, hid: int, fight: int, skill: int, defense: int) -> None:
@@ -897,19 +1001,22 @@ def hell_club_killed(doc: dict, index: int) -> None:
 
 # -- the fight helper -------------------------------------------------------------------------------
 
-FIGHT, CRISIS = "fight", "crisis"
+FIGHT, RANGED, CRISIS = "fight", "ranged", "crisis"
+FIGHT_KINDS = (FIGHT, RANGED, CRISIS)
 
 
 def start_fight(doc: dict, hid: int, kind: str) -> None:
-    """Open the fight helper for a hero: a Fight, or Resolve a Crisis. Its inputs start from the hero's
-    typed stats; the Commissioner and the Apocalypse track are counted by themselves."""
+    """Open the fight helper for a hero: a Fight, a Ranged Fight (p. 34: the hero rolls first, the
+    survivors may move up to 2 spaces and fight back against that roll, no Acolyte ability), or
+    Resolve a Crisis. Its inputs start from the hero's typed stats; the Commissioner and the
+    Apocalypse track are counted by themselves."""
     gs = require_playing(doc)
     h = living_hero(doc, hid)
-    if kind not in (FIGHT, CRISIS):
-        raise Invalid(Problem("kind", N_("Choose a Fight or a Crisis.")))
+    if kind not in FIGHT_KINDS:
+        raise Invalid(Problem("kind", N_("Choose a Fight, a Ranged Fight or a Crisis.")))
     stats = h["stats"]
     gs["fight"] = {"hero": hid, "kind": kind,
-                   "stat": (stats["fight"] if kind == FIGHT else stats["skill"]) or 0,
+                   "stat": (stats["skill"] if kind == CRISIS else stats["fight"]) or 0,
                    "base_defense": stats["defense"] or 0, "teammates": 0, "extra_dice": 0,
                    "extra_defense": 0, "extra_hits": 0, "monsters": 0, "pentagrams": 0, "sin_extra": 0,
                    "roll": None, "outcome": None}
@@ -946,10 +1053,11 @@ def fight_dice(gs: dict) -> tuple[int, int]:
     fight = gs["fight"]
     h = hero(gs, fight["hero"])
     bonus = Bonus.from_dict(h["pending"])
-    commissioner = fight["kind"] == FIGHT and "commissioner" in h["npcs"]
+    fighting = fight["kind"] != CRISIS
+    commissioner = fighting and "commissioner" in h["npcs"]
     heroes = rules.hero_dice(fight["stat"], fight["teammates"], commissioner, fight["extra_dice"], bonus)
     sins = rules.sin_dice(fight["monsters"], fight["pentagrams"],
-                          fight["sin_extra"] + apocalypse_bonus(gs)["sin_dice"]) if fight["kind"] == FIGHT else 0
+                          fight["sin_extra"] + apocalypse_bonus(gs)["sin_dice"]) if fighting else 0
     return heroes, sins
 
 
@@ -960,7 +1068,9 @@ def resolve(doc: dict, roll: rules.HeroRoll, sin: rules.SinRoll) -> None:
     h = hero(gs, fight["hero"])
     bonus = Bonus.from_dict(h["pending"])
     fight["roll"] = {**roll.__dict__, "sin_hits": sin.hits, "sin_corruption": sin.corruption}
-    if fight["kind"] == FIGHT:
+    if fight["kind"] != CRISIS:
+        # A Ranged Fight is worked out the same way: the monsters that reach the hero roll against the
+        # hero's first roll (p. 34); none reaching means no Sin results at all.
         out = rules.resolve_fight(roll, sin, fight["base_defense"], fight["extra_defense"], fight["extra_hits"],
                                   bonus)
         level, overflow = rules.forced_corruptions(h["corruption"], out.corruption)

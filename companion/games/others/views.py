@@ -1,9 +1,9 @@
 """The Others: 7 Sins: the table's actions (one small route per button) and the JSON API.
 
 Every action goes through `live.perform`: the form is checked, then a pure function of state.py
-changes the document. `Change.keys` name what an action reads or sets, per hero where it can, so two
-phones working on different heroes never block each other, while two taps on the same hero's
-corruption from stale screens are refused rather than stacked.
+changes the document. Counters are relative (two phones' taps add up); every other action sets
+what its phone saw, so the store refuses it when another phone changed the same values since (two
+phones working on different heroes never block each other).
 """
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from flask_babel import gettext as _
 from ...api import api, json_endpoint
 from ...db import get_session
 from ...domain import N_, Invalid, Problems, count
+from ...limits import preset_saves
 from ...tables import live
 from ...tables.store import Change
 from . import forms, presets, rules, state
@@ -24,10 +25,10 @@ bp = Blueprint("others", __name__)
 
 
 
-def act(token, form, kind: str, summary: str, keys, op, slug: str | None = None):
-    """Run `op(doc, form, args)` as one logged change; `keys` is a tuple or a function of the form."""
-    return live.act(token, form, kind, summary, keys, lambda doc, form, args: placed(form, op, doc, args),
-                      slug=slug)
+def act(token, form, kind: str, summary: str, op, *, relative: bool = False, slug: str | None = None):
+    """Run `op(doc, form, args)` as one logged change; `relative` marks an increment (see store.Change)."""
+    return live.act(token, form, kind, summary, lambda doc, form, args: placed(form, op, doc, args),
+                    relative=relative, slug=slug)
 
 
 def placed(form, op, doc, args):
@@ -41,10 +42,6 @@ def placed(form, op, doc, args):
 # A log line whose wording depends on what happened (a death, a card due) is chosen inside the change and
 # stored whole under "what"; this pattern holds no words, so it needs no translation.
 WHAT = "%(what)s"
-
-
-def hero_keys(*parts):
-    return lambda form: tuple(f"game.heroes.{form.hero.data}.{p}" for p in parts)
 
 
 def label(doc, hid):
@@ -63,7 +60,7 @@ def bonus_message(bonus: Bonus) -> dict:
     return {"msg": pattern, "args": {f"p{i}": part for i, part in enumerate(shown)}}
 
 
-def hero_button(endpoint: str, path: str, change, summary: str, parts: tuple[str, ...]) -> None:
+def hero_button(endpoint: str, path: str, change, summary: str) -> None:
     """Register a one-tap action on one hero: `change(doc, hero_id)`; the log names the hero and the
     Corruption level it leaves them at."""
     def view(token):
@@ -71,13 +68,13 @@ def hero_button(endpoint: str, path: str, change, summary: str, parts: tuple[str
             change(doc, form.hero.data)
             h = state.hero(doc["state"]["game"], form.hero.data)
             args.update(hero=state.hero_label(h), level=h["corruption"])
-        return act(token, forms.HeroForm(), f"others.{endpoint}", summary, hero_keys(*parts), op)
+        return act(token, forms.HeroForm(), f"others.{endpoint}", summary, op)
     bp.add_url_rule(f"/t/<token>/others/{path}", endpoint, view, methods=["POST"])
 
 
-def counter(endpoint: str, path: str, change, summary: str, parts: tuple[str, ...] = (), per_hero: bool = True):
+def counter(endpoint: str, path: str, change, summary: str, per_hero: bool = True):
     """Register a -1/+1 counter: `change(doc, hero_id, delta)` (or `change(doc, delta)` for the table).
-    Increments commute, so unless `parts` says otherwise two phones' taps simply add up."""
+    Increments commute, so two phones' taps simply add up."""
     def view(token):
         def op(doc, form, args):
             if per_hero:
@@ -87,24 +84,20 @@ def counter(endpoint: str, path: str, change, summary: str, parts: tuple[str, ..
                 change(doc, form.delta.data)
             args["delta"] = form.delta.data
         form = forms.HeroDeltaForm() if per_hero else forms.DeltaForm()
-        keys = hero_keys(*parts) if per_hero and parts else tuple(parts)
-        return act(token, form, f"others.{endpoint}", summary, keys, op)
+        return act(token, form, f"others.{endpoint}", summary, op, relative=True)
     bp.add_url_rule(f"/t/<token>/others/{path}", endpoint, view, methods=["POST"])
 
 
-hero_button("turn_back", "turn/back", state.unspend_turn, N_("%(hero)s flipped a Turn token back"), ("turns",))
+hero_button("turn_back", "turn/back", state.unspend_turn, N_("%(hero)s flipped a Turn token back"))
 hero_button("voluntary_cancel", "voluntary/cancel", state.cancel_voluntary,
-            N_("%(hero)s changed their mind: no Corruption for this roll"), ("corruption",))
-hero_button("roll_done", "roll-done", state.roll_done, N_("%(hero)s rolled: the Corruption bonus is used"),
-            ("corruption",))
-hero_button("forced", "forced", state.take_forced, N_("%(hero)s took Forced Corruption (level %(level)d)"),
-            ("corruption",))
-hero_button("repent", "repent", state.repent, N_("%(hero)s repented (level %(level)d)"), ("corruption",))
-hero_button("dark_past", "dark-past", state.reveal_dark_past, N_("%(hero)s revealed their Dark Past"),
-            ("dark_past",))
+            N_("%(hero)s changed their mind: no Corruption for this roll"))
+hero_button("roll_done", "roll-done", state.roll_done, N_("%(hero)s rolled: the Corruption bonus is used"))
+hero_button("forced", "forced", state.take_forced, N_("%(hero)s took Forced Corruption (level %(level)d)"))
+hero_button("repent", "repent", state.repent, N_("%(hero)s repented (level %(level)d)"))
+hero_button("dark_past", "dark-past", state.reveal_dark_past, N_("%(hero)s revealed their Dark Past"))
 counter("extra_turns", "extra-turns", state.add_extra_turns, N_("%(hero)s: Extra Turn tokens %(delta)+d"))
 counter("upgrades", "upgrades", state.add_upgrades, N_("%(hero)s: Upgrade cards %(delta)+d"))
-counter("innocents", "innocents", state.add_innocents, N_("%(hero)s: Innocents %(delta)+d"), ("innocents",))
+counter("innocents", "innocents", state.add_innocents, N_("%(hero)s: Innocents %(delta)+d"))
 counter("reaction_extra", "reaction/extra", state.add_extra_reactions,
         N_("Extra Reaction tokens this round %(delta)+d"), per_hero=False)
 counter("altars", "altars", state.add_altars, N_("Altars with no hero %(delta)+d"), per_hero=False)
@@ -120,7 +113,7 @@ def roles(token):
         state.set_roles(doc, form.sins_player.data)
         args["player"] = next(p["name"] for p in doc["state"]["players"] if p["id"] == form.sins_player.data)
     return act(token, forms.RolesForm(), "others.roles", N_("%(player)s plays the Sins"),
-               ("game.roles", "game.team"), op)
+               op)
 
 
 @bp.post("/t/<token>/others/sin")
@@ -138,7 +131,7 @@ def sin(token):
         state.set_sin(doc, sin_name, acolytes)
         gs = doc["state"]["game"]
         args.update(sin=gs["sin"] or "-", acolytes=gs["acolytes"] or "-")
-    return act(token, form, "others.sin", N_("Sin: %(sin)s; Acolytes: %(acolytes)s"), ("game.sin",), op)
+    return act(token, form, "others.sin", N_("Sin: %(sin)s; Acolytes: %(acolytes)s"), op)
 
 
 @bp.post("/t/<token>/others/story")
@@ -146,7 +139,7 @@ def story(token):
     def op(doc, form, args):
         state.set_story(doc, form.story.data, form.story_type.data, form.map.data or "")
         args.update(story=doc["state"]["game"]["story"], kind={"term": state.STORY_TYPE_NAMES[form.story_type.data]})
-    return act(token, forms.StoryForm(), "others.story", N_("Story: %(story)s (%(kind)s)"), ("game.story",), op)
+    return act(token, forms.StoryForm(), "others.story", N_("Story: %(story)s (%(kind)s)"), op)
 
 
 @bp.post("/t/<token>/others/team")
@@ -158,16 +151,17 @@ def team(token):
             entries.append({"id": hid, "name": getattr(form, f"name_{hid}").data or "",
                             "controller": ctrl or None})
         state.set_team(doc, entries)
-    return act(token, forms.TeamForm(), "others.team", N_("The team of heroes is set"), ("game.team",), op)
+    return act(token, forms.TeamForm(), "others.team", N_("The team of heroes is set"), op)
 
 
 @bp.post("/t/<token>/others/setup/tick")
 def setup_tick(token):
     def op(doc, form, args):
         state.tick_setup(doc, form.step.data, bool(form.done.data))
+        args["step"] = {"term": state.SETUP_STEP_NAMES[form.step.data]}
     form = forms.DoneForm()
-    msg = N_("Setup step done") if request.form.get("done") == "1" else N_("Setup step undone")
-    return act(token, form, "others.setup.tick", msg, lambda f: (f"game.setup.{f.step.data}",), op)
+    msg = N_("Setup step done: %(step)s") if request.form.get("done") == "1" else N_("Setup step undone: %(step)s")
+    return act(token, form, "others.setup.tick", msg, op)
 
 
 @bp.post("/t/<token>/others/start")
@@ -177,7 +171,7 @@ def start(token):
     table, _readonly = live.open_table(token, edit=True)
     ready = not state.setup_problems({"status": table.status, "state": table.state})
     # Once started, the table goes to the round tracker; a refusal stays on the setup page, next to the button.
-    resp = act(token, forms.OthersForm(), "others.start", N_("The game begins: round 1"), ("status",), op,
+    resp = act(token, forms.OthersForm(), "others.start", N_("The game begins: round 1"), op,
                slug="round" if ready else "setup")
     if ready and resp.status_code == 200:
         resp.headers["HX-Push-Url"] = url_for("tables.page", token=token, slug="round")
@@ -191,7 +185,7 @@ def first(token):
     def op(doc, form, args):
         state.choose_first(doc, form.hero.data)
         args["hero"] = label(doc, form.hero.data)
-    return act(token, forms.HeroForm(), "others.first", N_("%(hero)s goes first this round"), ("game.first",), op)
+    return act(token, forms.HeroForm(), "others.first", N_("%(hero)s goes first this round"), op)
 
 
 @bp.post("/t/<token>/others/turn")
@@ -203,7 +197,7 @@ def turn(token):
         state.spend_turn(doc, form.hero.data, extra=bool(form.value.data))
         args["hero"] = label(doc, form.hero.data)
     msg = N_("%(hero)s used an Extra Turn token") if extra else N_("%(hero)s spent a Turn token")
-    return act(token, form, "others.turn", msg, hero_keys("turns"), op)
+    return act(token, form, "others.turn", msg, op)
 
 
 @bp.post("/t/<token>/others/city")
@@ -214,7 +208,7 @@ def city(token):
     form = forms.HeroFlagForm()
     msg = N_("%(hero)s used the City Action token") if request.form.get("value") == "1" else \
         N_("%(hero)s took the City Action token back")
-    return act(token, form, "others.city", msg, hero_keys("city"), op)
+    return act(token, form, "others.city", msg, op)
 
 
 @bp.post("/t/<token>/others/reaction")
@@ -226,7 +220,7 @@ def reaction(token):
     form = forms.DeltaForm()
     msg = N_("The Sins player reacts to %(hero)s") if request.form.get("delta") == "1" else \
         N_("A Reaction token is flipped back")
-    return act(token, form, "others.reaction", msg, ("game.reactions",), op)
+    return act(token, form, "others.reaction", msg, op)
 
 
 @bp.post("/t/<token>/others/sin-card")
@@ -236,7 +230,7 @@ def sin_card(token):
     form = forms.FlagForm()
     msg = N_("A Sin card was played this turn") if request.form.get("value") == "1" else \
         N_("No Sin card played this turn")
-    return act(token, form, "others.sincard", msg, ("game.sin_card",), op)
+    return act(token, form, "others.sincard", msg, op)
 
 
 @bp.post("/t/<token>/others/round/tick")
@@ -245,7 +239,7 @@ def round_tick(token):
         state.tick_round(doc, form.step.data, bool(form.done.data))
     form = forms.DoneForm()
     msg = N_("Round step done") if request.form.get("done") == "1" else N_("Round step undone")
-    return act(token, form, "others.round.tick", msg, lambda f: (f"game.round.{f.step.data}",), op)
+    return act(token, form, "others.round.tick", msg, op)
 
 
 @bp.post("/t/<token>/others/round/end")
@@ -255,7 +249,7 @@ def round_end(token):
         args["n"] = doc["state"]["game"]["round"]
     # It flips every hero's tokens: a tap made on a screen from the old round must not land in the new one.
     return act(token, forms.OthersForm(), "others.round.end", N_("Tokens reset: round %(n)d begins"),
-               ("game.round", "game.heroes", "game.reactions", "game.sin_card"), op)
+               op)
 
 
 # -- missions ---------------------------------------------------------------------------------------
@@ -266,7 +260,7 @@ def mission_target(token):
         state.set_target(doc, form.target.data)
         args["n"] = form.target.data
     return act(token, forms.TargetForm(), "others.target", N_("Mission target set to %(n)d"),
-               ("game.mission.target",), op)
+               op)
 
 
 @bp.post("/t/<token>/others/mission/next")
@@ -274,29 +268,32 @@ def mission_next(token):
     def op(doc, form, args):
         args["n"] = doc["state"]["game"]["mission"]["number"]
         state.next_mission(doc, form.note.data or "")
-    return act(token, forms.NoteForm(), "others.mission", N_("Mission %(n)d accomplished"), ("game.mission",), op)
+    return act(token, forms.NoteForm(), "others.mission", N_("Mission %(n)d accomplished"), op)
 
 
 @bp.post("/t/<token>/others/mission/note")
 def mission_note(token):
     def op(doc, form, args):
         state.add_mission_note(doc, form.note.data or "")
-    return act(token, forms.NoteForm(), "others.note", N_("Mission note added"), (), op)
+    return act(token, forms.NoteForm(), "others.note", N_("Mission note added"), op, relative=True)
 
 
-@bp.post("/t/<token>/others/win")
-def heroes_win(token):
-    def op(doc, form, args):
-        state.heroes_win(doc)
-    return act(token, forms.OthersForm(), "others.win", N_("The heroes accomplished the last Mission and win"),
-               ("status",), op)
+def ending(endpoint: str, path: str, kind: str, declare, summary: str) -> None:
+    """Register a button that ends the game for one side (Victory and Defeat, p. 12); Undo takes it back."""
+    def view(token):
+        return act(token, forms.OthersForm(), kind, summary, lambda doc, form, args: declare(doc))
+    bp.add_url_rule(f"/t/<token>/others/{path}", endpoint, view, methods=["POST"])
+
+
+ending("heroes_win", "win", "others.win", state.heroes_win, N_("The heroes accomplished the last Mission and win"))
+ending("sins_win", "sins-win", "others.sinswin", state.sins_win, N_("The table declared the Sins player the winner"))
 
 
 @bp.post("/t/<token>/others/alert")
 def alert_done(token):
     def op(doc, form, args):
         state.dismiss_alert(doc["state"]["game"], form.alert.data)
-    return act(token, forms.AlertForm(), "others.alert", N_("Reminder done"), (), op)
+    return act(token, forms.AlertForm(), "others.alert", N_("Reminder done"), op, relative=True)
 
 
 # -- hero dashboards --------------------------------------------------------------------------------
@@ -309,7 +306,7 @@ def voluntary(token):
         args.update(hero=state.hero_label(h), level=h["corruption"], bonus=bonus_message(bonus))
     return act(token, forms.HeroForm(), "others.voluntary",
                N_("%(hero)s took Voluntary Corruption (level %(level)d): %(bonus)s"),
-               hero_keys("corruption", "wounds"), op)
+               op)
 
 
 @bp.post("/t/<token>/others/wound")
@@ -328,7 +325,7 @@ def wound(token):
                (True, True): N_("%(hero)s took Forced Corruption at 7: a wound on slot %(slot)d, and died")}
         args["what"] = {"msg": msg[(forced_wound, died)], "args": {"hero": label(doc, hid), "slot": slot}}
     form = forms.WoundForm()
-    return act(token, form, "others.wound", WHAT, hero_keys("wounds", "corruption"), op)
+    return act(token, form, "others.wound", WHAT, op)
 
 
 @bp.post("/t/<token>/others/heal")
@@ -337,7 +334,7 @@ def heal(token):
         state.heal(doc, form.hero.data, form.slot.data)
         args.update(hero=label(doc, form.hero.data), slot=form.slot.data)
     return act(token, forms.SlotForm(), "others.heal", N_("%(hero)s healed the wound on slot %(slot)d"),
-               hero_keys("wounds"), op)
+               op)
 
 
 @bp.post("/t/<token>/others/npc")
@@ -349,7 +346,7 @@ def npc(token):
         state.set_npc(doc, form.hero.data, form.npc.data, bool(form.value.data))
         args.update(hero=label(doc, form.hero.data), npc={"term": state.NPC_NAMES[form.npc.data]})
     msg = N_("%(hero)s took the %(npc)s token") if held else N_("%(hero)s left the %(npc)s token on the board")
-    return act(token, form, "others.npc", msg, lambda f: (f"game.npcs.{f.npc.data}",), op)
+    return act(token, form, "others.npc", msg, op)
 
 
 @bp.post("/t/<token>/others/replace")
@@ -358,7 +355,7 @@ def replace(token):
         state.replace_hero(doc, form.dead.data, form.replacement.data)
         args.update(dead=label(doc, form.dead.data), hero=label(doc, form.replacement.data))
     return act(token, forms.ReplaceForm(), "others.replace", N_("%(hero)s comes in for %(dead)s"),
-               ("game.lineup",), op)
+               op)
 
 
 @bp.post("/t/<token>/others/stats")
@@ -369,7 +366,7 @@ def stats(token):
         state.set_stats(doc, hid, form.fight.data, form.skill.data, form.defense.data)
         args["hero"] = label(doc, hid)
     return act(token, forms.StatsForm(), "others.stats", N_("%(hero)s: name and printed stats saved"),
-               hero_keys("stats"), op)
+               op)
 
 
 # -- the fight helper -------------------------------------------------------------------------------
@@ -383,7 +380,7 @@ def fight_start(token):
         state.start_fight(doc, form.hero.data, form.kind.data)
         args["hero"] = label(doc, form.hero.data)
     msg = N_("%(hero)s tries to Resolve a Crisis") if crisis else N_("%(hero)s fights")
-    return act(token, form, "others.fight", msg, ("game.fight",), op)
+    return act(token, form, "others.fight", msg, op)
 
 
 @bp.post("/t/<token>/others/fight/prepare")
@@ -393,7 +390,7 @@ def fight_prepare(token):
         heroes, sins = state.fight_dice(doc["state"]["game"])
         args.update(heroes=heroes, sins=sins)
     return act(token, forms.FightPrepForm(), "others.fight.prep",
-               N_("Fight dice counted: %(heroes)d Hero dice, %(sins)d Sin dice"), ("game.fight",), op)
+               N_("Fight dice counted: %(heroes)d Hero dice, %(sins)d Sin dice"), op)
 
 
 @bp.post("/t/<token>/others/fight/resolve")
@@ -405,7 +402,7 @@ def fight_resolve(token):
         problems.raise_if_any()
         state.resolve(doc, hero_roll, sin_roll)
     return act(token, forms.FightRollForm(), "others.fight.resolve", N_("Fight results entered"),
-               ("game.fight",), op)
+               op)
 
 
 @bp.post("/t/<token>/others/fight/apply")
@@ -416,14 +413,14 @@ def fight_apply(token):
         args.update(hero=label(doc, hid) if hid else "-", wounds=done["wounds"], corruption=done["corruption"])
     return act(token, forms.FightApplyForm(), "others.fight.apply",
                N_("%(hero)s: %(wounds)d wound(s) and %(corruption)d Corruption applied"),
-               ("game.fight",), op)
+               op)
 
 
 @bp.post("/t/<token>/others/fight/close")
 def fight_close(token):
     def op(doc, form, args):
         state.close_fight(doc)
-    return act(token, forms.OthersForm(), "others.fight.close", N_("Fight helper closed"), ("game.fight",), op)
+    return act(token, forms.OthersForm(), "others.fight.close", N_("Fight helper closed"), op)
 
 
 # -- the Apocalypse track ---------------------------------------------------------------------------
@@ -440,7 +437,7 @@ def apocalypse(token):
         else:
             msg = N_("Apocalypse level lowered to %(n)d")
         args["what"] = {"msg": msg, "args": {"n": level}}
-    return act(token, forms.DeltaForm(), "others.apocalypse", WHAT, (), op)
+    return act(token, forms.DeltaForm(), "others.apocalypse", WHAT, op, relative=True)
 
 
 @bp.post("/t/<token>/others/track")
@@ -452,17 +449,19 @@ def track(token):
                    "sin_dice": getattr(form, f"sin_dice_{lvl}").data} for lvl in state.TRACK_LEVELS]
         state.set_track(doc, levels)
     return act(token, forms.TrackForm(), "others.track", N_("The Apocalypse track is marked as printed"),
-               ("game.apocalypse.track",), op)
+               op)
 
 
 @bp.post("/t/<token>/others/track/save")
+@preset_saves
 def track_save(token):
     """Save the table's track as a preset for other tables, then note its name on the table."""
     form = forms.PresetSaveForm()
     table, readonly = live.open_table(token, edit=True)
     if form.validate():
         try:
-            saved = presets.save(get_session(), form.name.data, table.state["game"]["apocalypse"]["track"]["levels"])
+            saved = presets.save(get_session(), form.name.data, table.state["game"]["apocalypse"]["track"]["levels"],
+                                 presets.current_viewer(table.id, create_phone=True))
         except Invalid as err:
             t = live.form_view(table, readonly, token)
             bound = live.Bound(request.form.get("form_key") or None, request.form.copy(),
@@ -476,17 +475,19 @@ def track_save(token):
         args["name"] = ref["name"]
         doc["state"]["game"]["apocalypse"]["track"]["preset"] = ref
     return act(token, form, "others.track.save", N_("The Apocalypse track is saved as “%(name)s”"),
-               ("game.apocalypse.track",), op)
+               op)
 
 
 @bp.post("/t/<token>/others/track/use")
 def track_use(token):
+    viewer = presets.current_viewer(live.open_table(token, edit=True)[0].id)
+
     def op(doc, form, args):
-        ref, levels = presets.load(get_session(), form.preset.data)
+        ref, levels = presets.load(get_session(), form.preset.data, viewer)
         state.set_track(doc, levels, ref)
         args["name"] = ref["name"]
     return act(token, forms.PresetUseForm(), "others.track.use", N_("The Apocalypse track is copied from “%(name)s”"),
-               ("game.apocalypse.track",), op)
+               op)
 
 
 @bp.post("/t/<token>/others/card")
@@ -495,7 +496,7 @@ def card(token):
         state.note_card(doc, form.level.data, form.name.data or "", form.hell_club.data or "")
         args.update(level=form.level.data, name=form.name.data or "-")
     return act(token, forms.CardForm(), "others.card", N_("Apocalypse card at level %(level)d: %(name)s"),
-               ("game.apocalypse.cards",), op)
+               op)
 
 
 @bp.post("/t/<token>/others/card/skip")
@@ -504,7 +505,7 @@ def card_skip(token):
         state.skip_reveal(doc, form.level.data)
         args["level"] = form.level.data
     return act(token, forms.LevelForm(), "others.card.skip", N_("Apocalypse card at level %(level)d revealed"),
-               ("game.apocalypse.cards",), op)
+               op)
 
 
 @bp.post("/t/<token>/others/hell-club")
@@ -513,7 +514,7 @@ def hell_club(token):
         state.hell_club_killed(doc, form.card.data)
         args["name"] = doc["state"]["game"]["apocalypse"]["cards"][form.card.data]["hell_club"]
     return act(token, forms.CardIndexForm(), "others.hellclub", N_("%(name)s of the Hell Club was killed"),
-               ("game.apocalypse.cards",), op)
+               op)
 
 
 # -- JSON API ---------------------------------------------------------------------------------------
