@@ -64,11 +64,10 @@ def test_a_four_player_table_from_setup_to_a_recorded_result(page):
     check_page(page)
     page.get_by_role("link", name="Go to scoring").first.click()
 
-    # Score: the Abyss by type (two with the steppers), then each reserve.
+    # Score: the Abyss by type (one with a value chip), then each reserve.
     abyss = region(page, "Abyss of Souls")
     fill_counts(abyss, {"Invidia": 6, "Acedia": 1, "Ira": 1})
-    for _ in range(2):
-        abyss.get_by_role("button", name="One more: Gula").click()
+    abyss.get_by_role("group", name="Quick values: Gula").get_by_role("radio", name="2", exact=True).click()
     expect(abyss.get_by_label("Gula", exact=True)).to_have_value("2")
     check_page(page)
     abyss.get_by_role("button", name="Save the Abyss").click()
@@ -130,15 +129,15 @@ def test_a_bad_count_is_explained_on_the_form_and_kept_as_typed(page):
     page.get_by_role("link", name="Score", exact=True).click()
 
     bo = region(page, "Bo")
-    first_type = bo.locator("input[type=number]").first
+    first_type = bo.locator("[data-num] input[type=text]").first
     first_type.fill("12")
     bo.get_by_label("Stones of Forgiveness", exact=True).fill("9")
     bo.get_by_role("button", name="Save Bo's count").click()
     bo = region(page, "Bo")
     expect(bo.get_by_text("There are only 11 cards of each sin type.")).to_be_visible()
     expect(bo.get_by_text("Only 8 Stones of Forgiveness are in play.")).to_be_visible()
-    expect(bo.locator("input[type=number]").first).to_have_value("12")
-    expect(bo.locator("input[type=number]").first).to_have_attribute("aria-invalid", "true")
+    expect(bo.locator("[data-num] input[type=text]").first).to_have_value("12")
+    expect(bo.locator("[data-num] input[type=text]").first).to_have_attribute("aria-invalid", "true")
     check_page(page)
 
 
@@ -155,4 +154,79 @@ def test_the_french_score_page_reads_in_french(make_phone, live_server):
     check_page(page)
     page.get_by_role("link", name="Décompte", exact=True).click()
     expect(page.get_by_role("heading", name="Abysse des Âmes")).to_be_visible()
+    check_page(page)
+
+
+def test_a_penitenziagite_game_in_french_to_a_scored_finish(make_phone, live_server):
+    """In French: Penitenziagite on, the third Last Judgment recorded after "done" was tapped (the
+    app asks whose turn it was), the round played out, twelve cards of a type with the
+    Penitenziagite card, an empty reserve warned about, and the result recorded."""
+    phone = make_phone()
+    page = phone.page
+    visit(page, "/new/sins")
+    fill_new_table(page, PLAYERS, "Soirée Pénitence")
+    expect(page.get_by_role("heading", name="Setup checklist")).to_be_visible()
+    phone.context.add_cookies([{"name": "lang", "value": "fr", "url": live_server.url}])
+    page.goto(page.url)
+    expect(page.get_by_role("heading", name="Types de Péchés en jeu")).to_be_visible()
+    check_page(page)
+
+    types = region(page, "Types de Péchés en jeu")
+    for sin in ("Orgueil", "Luxure", "Envie", "Colère", "Paresse", "Gloutonnerie"):
+        types.get_by_text(sin, exact=True).click()
+    types.get_by_role("button", name="Jouer avec ces types").click()
+    expect(types.get_by_text(re.compile("En jeu"))).to_be_visible()
+    page.get_by_role("button", name="Jouer avec la Pénitence").click()
+    expect(page.get_by_role("button", name="Jouer avec la Pénitence")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_text(re.compile("une carte Pénitence compte comme une carte de plus de son péché"))).to_be_visible()
+    check_page(page)
+    page.get_by_role("button", name="Commencer la partie").click()
+    expect(page.get_by_text(re.compile("Joue maintenant"))).to_be_visible()
+    expect(page.get_by_text("dernier de chaque tour de table")).to_be_visible()
+    check_page(page)
+
+    # Margherita plays, then Bo; two Last Judgments are out; Bo's "done" is tapped before the third.
+    page.get_by_role("button", name=re.compile("^Margherita a fini")).click()
+    judgments = region(page, "Cartes Jugement Dernier")
+    for n in (1, 2):
+        judgments.get_by_role("button", name=re.compile("^Un de plus.*Jugements Derniers révélés")).click()
+        expect(judgments.locator("output")).to_have_text(f"{n} / 3")
+    page.get_by_role("button", name=re.compile("^Bo a fini")).click()
+    expect(page.get_by_text(re.compile("La troisième carte est sortie"))).to_be_visible()
+    check_page(page)
+    page.get_by_role("button", name=re.compile("^Tour de jeu précédent.*Bo")).click()
+    expect(page.get_by_role("heading", name="Le dernier tour de table")).to_be_visible()
+    expect(page.get_by_text(re.compile("Cy, Di"))).to_be_visible()
+    check_page(page)
+    page.get_by_role("button", name=re.compile("^Cy a fini")).click()
+    page.get_by_role("button", name=re.compile("^Di a fini")).click()
+    expect(page.get_by_role("heading", name="La partie est finie")).to_be_visible()
+    expect(page.get_by_text("joue maintenant")).to_have_count(0)
+    check_page(page)
+    page.get_by_role("link", name="Passer au décompte").first.click()
+
+    abyss = region(page, "Abysse des Âmes")
+    fill_counts(abyss, {"Envie": 6, "Paresse": 1, "Colère": 1, "Gloutonnerie": 2})
+    abyss.get_by_role("button", name="Enregistrer l'Abysse").click()
+    expect(page.get_by_text(re.compile("L'Abysse vaut −1"))).to_be_visible()
+    expect(page.get_by_text(re.compile("une carte Pénitence compte comme une carte de plus"))).to_be_visible()
+    check_page(page)
+    reserves = {
+        "Margherita": {"Envie": 2, "Paresse": 4, "Luxure": 3, "Colère": 1},
+        "Bo": {"Orgueil": 12},  # eleven Orgueil cards and its Penitenziagite card
+        "Cy": {"Luxure": 2, "Colère": 3},
+        "Di": {},  # counted empty: warned about, still scored
+    }
+    for name, counts in reserves.items():
+        box = region(page, name)
+        fill_counts(box, counts)
+        if name == "Margherita":
+            box.get_by_label("Pierres de Pardon", exact=True).fill("2")
+        box.get_by_role("button", name=re.compile(f"^{name}.*enregistrer le compte")).click()
+        expect(region(page, name).get_by_text("Pas encore compté.")).to_have_count(0)
+    expect(region(page, "Bo").locator(".player-total")).to_have_text("10 points")
+    expect(page.get_by_text(re.compile("Di.*réserve vide")).first).to_be_visible()
+    check_page(page)
+    page.get_by_role("button", name="Enregistrer le résultat").click()
+    expect(page.get_by_role("heading", name="Résultat")).to_be_visible()
     check_page(page)

@@ -281,3 +281,90 @@ def test_the_table_score_agrees_with_the_api(reserves, stones, abyss):
     assert doc["result"]["winners"] == answer["winners"]
     points = [s["points"] for s in doc["result"]["scores"]]
     assert points == sorted(points, reverse=answer["most_points_wins"])
+
+
+# -- Penitenziagite: the third Last Judgment belongs to the turn it came out on ---------------------
+
+def _penitenziagite_at(first: int, revealer_index: int):
+    """A 4-player Penitenziagite table, first player `first`, with the tracker on the revealer."""
+    doc = new_doc(sins=SIX, penitenziagite=True)
+    state = doc["state"]
+    table.set_first(state, first)
+    seq = table.order(state)
+    for _ in range(4 + revealer_index):  # a whole round, then on to the revealer
+        table.next_turn(state)
+    for _ in range(2):
+        table.add_judgment(state, 1)
+    assert state["game"]["turn"] == seq[revealer_index]
+    return state, seq
+
+
+@pytest.mark.parametrize("first", [1, 3])
+@pytest.mark.parametrize("seat", range(4))
+@pytest.mark.parametrize("taps", ["card-then-done", "done-then-card"])
+def test_the_third_last_judgment_ends_on_the_same_turn_whatever_is_tapped_first(first, seat, taps):
+    state, seq = _penitenziagite_at(first, seat)
+    revealer = seq[seat]
+    if taps == "card-then-done":
+        table.add_judgment(state, 1, on=revealer)
+        if seat < 3:
+            table.next_turn(state)  # the revealer is done
+    else:
+        if seat < 3:
+            table.next_turn(state)  # "done" tapped first: the tracker already shows the next player
+            assert table.judgment_choices(state) == (seq[seat + 1], revealer)
+            table.add_judgment(state, 1, on=table.previous_player(state))
+        else:
+            # the last in the round tapped "done": the tracker wrapped round to the first player
+            table.next_turn(state)
+            assert state["game"]["turn"] == seq[0]
+            table.add_judgment(state, 1, on=table.previous_player(state))
+    assert state["game"]["third_on"] == revealer
+    end = table.ending_of(state)
+    # The rule: turns go on until the player to the left of the first (last in the round) is done;
+    # if that player revealed it, the game ends at once.
+    assert end.still_to_play == tuple(seq[seat + 1:])
+    assert end.over == (seat == 3)
+    for _ in end.still_to_play:
+        table.next_turn(state)
+    assert table.ending_of(state).over
+    with pytest.raises(Invalid):
+        table.next_turn(state)
+
+
+def test_the_third_last_judgment_cannot_be_tied_to_a_player_who_did_not_just_play():
+    state, seq = _penitenziagite_at(1, 1)
+    with pytest.raises(Invalid):
+        table.add_judgment(state, 1, on=seq[3])
+    assert state["game"]["judgments"] == 2
+    with pytest.raises(Invalid):  # only the third card is tied to a turn
+        table.add_judgment(state, -1, on=seq[1])
+
+
+# -- warnings and the Penitenziagite reading --------------------------------------------------------
+
+def test_count_warnings_name_an_empty_reserve_and_stones_above_the_abyss():
+    found = checks.count_warnings([("r.1", "Ana", {"ira": 1}), ("r.2", "Bo", {})], 3, {"ira": 1, "gula": 1})
+    assert [(w.field, w.params) for w in found] == [("r.2", {"name": "Bo"}), ("abyss", {"stones": 3, "cards": 2})]
+    assert checks.count_warnings([("r.1", "Ana", {"ira": 1})], 2, {"ira": 2}) == []
+    assert checks.count_warnings([("r.1", "Ana", {"ira": 1})], 5, None) == []  # Abyss known only as points
+
+
+@given(st.lists(st.integers(0, 3), min_size=2, max_size=5), st.integers(0, 10), st.integers(0, 10))
+def test_warnings_never_stop_a_score(cards, stones, abyss_cards):
+    reserves = [(f"r.{i}", f"P{i}", {"ira": n} if n else {}) for i, n in enumerate(cards)]
+    found = checks.count_warnings(reserves, stones, {"gula": abyss_cards} if abyss_cards else {})
+    assert len([w for w in found if w.field != "abyss"]) == cards.count(0)
+    assert any(w.field == "abyss" for w in found) == (stones > abyss_cards)
+
+
+def test_a_penitenziagite_card_counts_as_a_twelfth_card_of_its_sin():
+    assert rules.cards_of_a_type() == 11 and rules.cards_of_a_type(penitenziagite=True) == 12
+    doc = new_doc(sins=SIX, penitenziagite=True)
+    assert table.save_reserve(doc["state"], 1, {"invidia": "12"}, "0", label) == {"invidia": 12}
+    with pytest.raises(Invalid) as err:
+        table.save_reserve(doc["state"], 2, {"invidia": "1"}, "0", label)
+    assert "Penitenziagite" in str(err.value)
+    plain = new_doc(sins=SIX)
+    with pytest.raises(Invalid):
+        table.save_reserve(plain["state"], 1, {"invidia": "12"}, "0", label)

@@ -32,14 +32,24 @@ def test_the_rulebook_example_round(client):
     assert resp.status_code == 200
     assert resp.get_json() == {"players": [
         {"name": "P1", "pride": 70, "sloth": 40, "lust": 20, "envy": 40, "wrath": 50, "gluttony": 0, "jealousy": 0,
-         "total": 220},
+         "total": 220, "immune": []},
         {"name": "P2", "pride": 40, "sloth": 0, "lust": 0, "envy": 0, "wrath": 0, "gluttony": 50, "jealousy": 0,
-         "total": 90},
+         "total": 90, "immune": ["lust", "envy"]},
         {"name": "P3", "pride": 50, "sloth": 20, "lust": 40, "envy": 20, "wrath": 0, "gluttony": 50, "jealousy": 50,
-         "total": 230},
+         "total": 230, "immune": []},
         {"name": "P4", "pride": 10, "sloth": 0, "lust": 20, "envy": 0, "wrath": 0, "gluttony": 0, "jealousy": 0,
-         "total": 30},
+         "total": 30, "immune": []},
     ]}
+
+
+def test_immunity_is_told_apart_from_a_zero(client):
+    # The Braveheart with no hearts at all and a player with no hearts both score 0 Lust; only the
+    # Braveheart is immune, and the fields that were there before keep their values.
+    resp = post(client, {"players": [player("BH", hearts=0, braveheart=True, low=1), player("Zero", low=1),
+                                     player("C")]})
+    bh, zero, _c = resp.get_json()["players"]
+    assert bh["lust"] == zero["lust"] == 0 and bh["envy"] == zero["envy"] == 0
+    assert bh["immune"] == ["lust", "envy"] and zero["immune"] == []
 
 
 def test_answers_keep_the_input_order_and_missing_counts_are_zero(client):

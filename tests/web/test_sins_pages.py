@@ -9,6 +9,7 @@ import pytest
 from tests.conftest import HX, text_of
 
 SIX = ["superbia", "luxuria", "invidia", "ira", "acedia", "gula"]
+SEVEN = ("superbia", "avaritia", "luxuria", "invidia", "ira", "acedia", "gula")
 MARGHERITA = {"invidia": 2, "acedia": 4, "luxuria": 3, "ira": 1}
 
 
@@ -153,9 +154,18 @@ def test_the_game_cannot_start_before_the_sin_types_are_chosen(sins):
     assert sins.doc.status == "setup"
 
 
+def test_a_five_player_table_starts_with_all_seven_types_without_choosing(tables):
+    five = Sins(tables, names=("Ana", "Bo", "Cy", "Di", "Eve"))
+    assert five.gs["sins"] == list(SEVEN)
+    assert 'name="sin"' not in five.page("setup").get_data(as_text=True)  # nothing to pick
+    assert five.post("start").status_code == 200 and five.doc.status == "playing"
+
+
 def test_players_joining_during_setup_change_the_numbers(sins):
     assert sins.tables.post(sins.token, "players/add", {"name": "Eve"}).status_code == 200
-    assert "5 players use 7 of the 7 sin types" in text_of(sins.page("setup"))
+    page = text_of(sins.page("setup"))
+    assert "5 players use all 7 sin types: nothing to choose" in page
+    assert sins.gs["sins"] == list(SEVEN)  # all seven are in play, nothing to pick
     victim = sins.ids()["Margherita"]
     assert sins.tables.post(sins.token, "players/remove", {"player": victim}).status_code == 200
     assert sins.gs["first"] != victim

@@ -4,9 +4,10 @@ deck, so every message about them comes from one place (the form and the JSON AP
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
-from wtforms import IntegerField, StringField
+from wtforms import StringField
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
 
+from ...numbers import EntryField, IntegerField
 from ...tables.forms import TableForm
 from . import play, rules
 
@@ -41,11 +42,10 @@ def field_name(pid: int, count: str) -> str:
 
 
 def round_form(player_ids: list[int]) -> RoundNumberForm:
-    """The round form for these players: counts p<id>_<count>, and `hat` / `braveheart` ("" or an id)."""
-    number = Length(max=6, message=_l("Enter a whole number."))
+    """The round form for these players: counts p<id>_<count> (the shared number entry: a box and
+    its value chips; a box sent empty is refused next to it), and `hat` / `braveheart` ("" or an id)."""
     player = Length(max=6, message=_l("Choose a player from the list."))
-    attrs = {field_name(pid, c): StringField(validators=[Optional(), number])
-             for pid in player_ids for c in rules.COUNTS}
+    attrs = {field_name(pid, c): EntryField() for pid in player_ids for c in rules.COUNTS}
     attrs["hat"] = StringField(validators=[Optional(), player])
     attrs["braveheart"] = StringField(validators=[Optional(), player])
     return type("RoundForm", (RoundNumberForm,), attrs)()

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from flask import Blueprint, request
+from flask import Blueprint, render_template, request
+from werkzeug.datastructures import MultiDict
 
 from ...api import api, json_endpoint
 from ...domain import N_, Invalid, Problem, Problems
-from ...tables.live import open_table, perform
+from ...numbers import clean, parse_int
+from ...tables.live import Bound, open_table, perform, view_for
 from ...tables.store import PLAYING, Change
 from . import chart, play, rules
 from .forms import RoundNumberForm, StartForm, SwapForm, TickForm, field_name, round_form
@@ -26,8 +28,8 @@ def _pid(raw: str | None, field_: str, order: list[int], *, blank_ok: bool) -> i
     raw = (raw or "").strip()
     if not raw and blank_ok:
         return None
-    if raw.isdigit() and int(raw) in order:
-        return int(raw)
+    if parse_int(raw) in order:
+        return parse_int(raw)
     raise Invalid(Problem(field_, N_("Choose a player from the list.")))
 
 
@@ -38,8 +40,7 @@ def tick(token):
     def build(form, t):
         step, done = form.step.data, bool(form.done.data)
         msg = N_("Setup: %(step)s") if done else N_("Setup, not done yet: %(step)s")
-        change = Change("gibbon.tick", msg, {"step": {"term": play.CHECKLIST_NAMES[step]}},
-                        keys=(f"game.checklist.{step}",))
+        change = Change("gibbon.tick", msg, {"step": {"term": play.CHECKLIST_NAMES[step]}})
         return change, lambda doc: play.tick(doc["state"], step, done)
     return perform(token, TickForm(), build)
 
@@ -47,8 +48,7 @@ def tick(token):
 @bp.post("/t/<token>/gibbon/start")
 def start(token):
     def build(form, t):
-        change = Change("gibbon.start", N_("%(dealer)s deals the first round, %(bookkeeper)s keeps the books"), {},
-                        keys=("game.dealer", "game.bookkeeper"))
+        change = Change("gibbon.start", N_("%(dealer)s deals the first round, %(bookkeeper)s keeps the books"), {})
 
         def mutate(doc):
             state = doc["state"]
@@ -67,14 +67,24 @@ def start(token):
 
 # -- rounds ----------------------------------------------------------------------------------------
 
-def _tallies_from_form(state: dict) -> dict[int, rules.Tally]:
+def entry(values: MultiDict, name: str) -> str:
+    """A number-entry field as `numbers.EntryField` reads it: the typed box first, else the chip."""
+    sent = values.getlist(name)
+    if not sent:
+        return ""
+    chip = next((clean(v) for v in sent[1:] if clean(v)), "")
+    return clean(sent[0]) or chip
+
+
+def _tallies_from_form(state: dict, values: MultiDict | None = None) -> dict[int, rules.Tally]:
     """The round's counts as typed, checked against the rules and the deck (raises Invalid)."""
+    values = request.form if values is None else values
     order = play.seats(state)
     who = play.names(state)
     flags = {}
     for name in rules.FLAGS:
-        flags[name] = _pid(request.form.get(name), name, order, blank_ok=True)
-    rows = [{**{c: request.form.get(field_name(pid, c), "") for c in rules.COUNTS},
+        flags[name] = _pid(values.get(name), name, order, blank_ok=True)
+    rows = [{**{c: entry(values, field_name(pid, c)) for c in rules.COUNTS},
              "hat": flags["hat"] == pid, "braveheart": flags["braveheart"] == pid} for pid in order]
     tallies = rules.read_tallies(rows, lambda i, c: field_name(order[i], c), "counts",
                                  names=[who[pid] for pid in order], strict=False)
@@ -90,7 +100,7 @@ def _players_of(token: str) -> list[int]:
 def record(token):
     def build(form, t):
         number = form.round.data
-        change = Change("gibbon.round", N_("Round %(n)d counted"), {"n": number}, keys=(f"game.rounds.{number}",))
+        change = Change("gibbon.round", N_("Round %(n)d counted"), {"n": number})
 
         def mutate(doc):
             play.record_round(doc, number, _tallies_from_form(doc["state"]))
@@ -98,12 +108,58 @@ def record(token):
     return perform(token, round_form(_players_of(token)), build)
 
 
+@dataclass
+class Preview:
+    """The round being entered, counted before it is saved."""
+
+    number: int
+    round: "RoundView | None"  # the counting table as it will look; None while something is missing
+    problems: list[str]  # what stops it from being counted (blank boxes, counts the deck refuses)
+    to_go: list[int]  # per column: points left before 1000 after this round
+    ends: bool  # this round would end the game
+
+
+def preview_of(state: dict, values: MultiDict) -> Preview:
+    """Count the typed round without saving it: the same reading and checks as saving."""
+    from flask_babel import gettext
+
+    order = play.seats(state)
+    who = play.names(state)
+    number = len(play.game(state)["rounds"]) + 1
+    blanks = [gettext("%(name)s, %(what)s: enter a number (0 if none).", name=who[pid], what=gettext(rules.COUNT_NAMES[c]))
+              for c in rules.COUNTS for pid in order if not entry(values, field_name(pid, c))]
+    if blanks:
+        return Preview(number, None, blanks, [], False)
+    try:
+        tallies = _tallies_from_form(state, values)
+    except Invalid as err:
+        return Preview(number, None, [p.text(gettext) for p in err.problems], [], False)
+    jobs = play.upcoming_jobs(state)
+    sins = dict(zip(order, rules.count_sins([tallies[pid] for pid in order])))
+    before = play.totals(state)
+    totals = {pid: before.get(pid, 0) + sins[pid].total for pid in order}
+    rnd = {"seats": order, "dealer": jobs.dealer if jobs else order[0],
+           "bookkeeper": jobs.bookkeeper if jobs else order[0], "starter": jobs.starter if jobs else order[0],
+           "tallies": play._store(tallies), "swap": None}
+    view = _round_view(number, rnd, rules.RoundScore(number, sins, totals), who, True)
+    return Preview(number, view, [], [max(0, rules.LIMIT - v) for v in view.totals], rules.is_over(totals))
+
+
+@bp.get("/t/<token>/gibbon/round/preview")
+def preview(token):
+    """The live preview under the round form (htmx asks on every change; nothing is saved)."""
+    table, readonly = open_table(token, edit=False)
+    t = view_for(table, readonly, token, "round")
+    state = t.state
+    return render_template("gibbon/_preview.html", t=t, bound=Bound(), gib=build_view(state),
+                           pv=preview_of(state, request.args), rules=rules, play=play, field_name=field_name)
+
+
 @bp.post("/t/<token>/gibbon/round/edit")
 def edit(token):
     def build(form, t):
         number = form.round.data
-        change = Change("gibbon.edit", N_("Round %(n)d corrected"), {"n": number},
-                        keys=(f"game.rounds.{number}.tallies",))
+        change = Change("gibbon.edit", N_("Round %(n)d corrected"), {"n": number})
 
         def mutate(doc):
             play.edit_round(doc, number, _tallies_from_form(doc["state"]))
@@ -115,8 +171,7 @@ def edit(token):
 def remove(token):
     def build(form, t):
         number = form.round.data
-        change = Change("gibbon.remove", N_("Round %(n)d removed"), {"n": number},
-                        keys=(f"game.rounds.{number}", "players.order"))
+        change = Change("gibbon.remove", N_("Round %(n)d removed"), {"n": number})
         return change, lambda doc: play.remove_last_round(doc, number)
     return perform(token, RoundNumberForm(), build)
 
@@ -124,9 +179,9 @@ def remove(token):
 def _keep_round(resp):
     """Without JavaScript, come back to the round that was being edited, not the latest one."""
     number = request.form.get("round", "")
-    if resp.status_code == 303 and number.isdigit():
+    if resp.status_code == 303 and parse_int(number) is not None:
         base, _sep, anchor = resp.headers["Location"].partition("#")
-        resp.headers["Location"] = f"{base}?round={int(number)}" + (f"#{anchor}" if anchor else "")
+        resp.headers["Location"] = f"{base}?round={parse_int(number)}" + (f"#{anchor}" if anchor else "")
     return resp
 
 
@@ -134,9 +189,9 @@ def _keep_round(resp):
 def swap(token):
     def build(form, t):
         keep = form.partner.data == "0"
-        msg = N_("%(chooser)s kept the seats as they were") if keep else N_("%(chooser)s and %(partner)s swapped seats")
+        msg = N_("%(chooser)s kept the seats as they were (house rule)") if keep else N_("%(chooser)s and %(partner)s swapped seats")
         after = len(t.gs.get("rounds", []))
-        change = Change("gibbon.swap", msg, {}, keys=("players.order", f"game.rounds.{after}.swap"))
+        change = Change("gibbon.swap", msg, {})
 
         def mutate(doc):
             state = doc["state"]
@@ -194,6 +249,7 @@ class GibbonView:
     first_dealer: int | None
     first_bookkeeper: int | None
     counts: tuple = rules.COUNTS
+    chips: tuple = (0, 1, 2, 3, 4)  # one-tap values of the round form; more is typed
     count_max: dict = field(default_factory=lambda: dict(rules.COUNT_MAX))
 
 
@@ -241,7 +297,8 @@ def build_view(state: dict, selected: int | None = None) -> GibbonView:
         hand_size=rules.hand_size(len(order)), rounds=rounds, next_number=len(rounds) + 1,
         swap_pending=play.swap_pending(state), chooser=play.swap_chooser(state), over=over, result=res,
         standings=play.standings(state),
-        chart=chart.running_chart(order, colour_order, [s.totals for s in found]),
+        chart=chart.running_chart(order, colour_order, [s.totals for s in found],
+                                  {p["id"]: p.get("colour") for p in state["players"]}),
         series={pid: colour_order.index(pid) % 7 + 1 for pid in order},
         selected=rounds[selected - 1] if rounds else None, checklist=list(gs["checklist"]),
         first_dealer=gs["dealer"], first_bookkeeper=gs["bookkeeper"],
@@ -250,7 +307,7 @@ def build_view(state: dict, selected: int | None = None) -> GibbonView:
 
 def context(slug: str, table, state: dict) -> dict:
     raw = request.values.get("round", "")
-    selected = int(raw) if raw.isdigit() and len(raw) < 5 else None
+    selected = parse_int(raw, max_digits=4)
     return {"gib": build_view(state, selected), "rules": rules, "play": play, "field_name": field_name}
 
 
@@ -270,5 +327,7 @@ def api_round(payload: dict):
     problems.raise_if_any()
     names, rows = rules.read_players(payload.get("players"))
     tallies = rules.read_tallies(rows, lambda i, c: f"players.{i}.{c}", "players", names=names, strict=True)
-    return {"players": [{"name": n, **s.as_dict()} for n, s in zip(names, rules.count_sins(tallies))]}
+    # "immune": the sins the Braveheart is spared (their 0 is immunity, not a count of zero).
+    return {"players": [{"name": n, **s.as_dict(), "immune": list(rules.HEART_SINS) if s.immune else []}
+                        for n, s in zip(names, rules.count_sins(tallies))]}
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
-from ...domain import N_, Problems
+from ...domain import N_, Problem, Problems
+from ...numbers import parse_int
 from ...tables.players import NAME_MAX
 from . import rules
 
@@ -19,9 +20,9 @@ MAX_STONES = max(rules.STONES_FOR.values())
 #: Quick path bounds: the lowest and highest totals seven types can make.
 MIN_TOTAL = -6 * len(rules.SINS)
 MAX_TOTAL = rules.SEVEN_OR_MORE * len(rules.SINS)
-MAX_CARDS = rules.CARDS_PER_SIN * len(rules.SINS)
+MAX_CARDS = rules.cards_of_a_type(penitenziagite=True) * len(rules.SINS)
 PLAYER_FIELDS = {"name", "reserve", "stones", "stones_on"}
-REQUEST_FIELDS = {"players", "abyss"}
+REQUEST_FIELDS = {"players", "abyss", "penitenziagite"}
 
 
 def _same(sin: str) -> str:
@@ -41,11 +42,10 @@ def read_count(value, path: str, problems: Problems, *, maximum: int, minimum: i
         text = value.strip()
         if text == "":
             return minimum if minimum >= 0 else 0
-        digits = text[1:] if text[:1] in "-+" else text
-        if not digits.isdigit() or len(digits) > 6:
+        value = parse_int(text, signed=True, max_digits=6)
+        if value is None:
             problems.add(path, N_("Enter a whole number."))
             return None
-        value = int(text)
     if isinstance(value, bool) or not isinstance(value, int):
         problems.add(path, N_("Enter a whole number."))
         return None
@@ -62,7 +62,7 @@ def read_count(value, path: str, problems: Problems, *, maximum: int, minimum: i
 
 
 def read_sin_counts(raw, path: str, problems: Problems, *, strict: bool = True,
-                    allowed: Sequence[str] = rules.SINS) -> dict[str, int]:
+                    allowed: Sequence[str] = rules.SINS, penitenziagite: bool = False) -> dict[str, int]:
     """Cards by sin type ({"invidia": 2, ...}). Unknown types, and types not in play, are refused."""
     if not isinstance(raw, Mapping):
         problems.add(path, N_("Give the cards as sin type: count, e.g. {\"invidia\": 2}."))
@@ -76,8 +76,9 @@ def read_sin_counts(raw, path: str, problems: Problems, *, strict: bool = True,
         if key not in allowed:
             problems.add(field, N_("This sin type is not in play at this table."))
             continue
-        n = read_count(value, field, problems, maximum=rules.CARDS_PER_SIN, strict=strict,
-                       too_many=N_("There are only %(max)d cards of each sin type."))
+        n = read_count(value, field, problems, maximum=rules.cards_of_a_type(penitenziagite), strict=strict,
+                       too_many=N_("There are only %(max)d cards of each sin type.") if not penitenziagite
+                       else N_("There are only %(max)d cards of each sin type, its Penitenziagite card included."))
         if n:
             out[key] = n
     return out
@@ -104,14 +105,43 @@ def check_placement(reserve: Mapping[str, int], stones: int, stones_on: Sequence
 
 
 def check_card_totals(counts: Sequence[Mapping[str, int]], problems: Problems, label: Label = _same,
-                      field: Callable[[str], str] = lambda sin: f"cards.{sin}") -> None:
-    """Components: 11 cards of each type exist, across every reserve and the Abyss together."""
+                      field: Callable[[str], str] = lambda sin: f"cards.{sin}", penitenziagite: bool = False) -> None:
+    """Components: 11 cards of each type exist (12 with its Penitenziagite card), across every
+    reserve and the Abyss together."""
+    limit = rules.cards_of_a_type(penitenziagite)
     for sin in rules.SINS:
         total = sum(c.get(sin, 0) for c in counts)
-        if total > rules.CARDS_PER_SIN:
+        if total > limit:
             problems.add(field(sin),
-                         N_("There are only %(max)d %(sin)s cards, but the reserves and the Abyss add up to %(total)d."),
-                         max=rules.CARDS_PER_SIN, sin=label(sin), total=total)
+                         N_("There are only %(max)d %(sin)s cards, but the reserves and the Abyss add up to %(total)d.")
+                         if not penitenziagite else
+                         N_("There are only %(max)d %(sin)s cards with its Penitenziagite card, but the reserves and "
+                            "the Abyss add up to %(total)d."),
+                         max=limit, sin=label(sin), total=total)
+
+
+def count_warnings(reserves: Sequence[tuple[str, str, Mapping[str, int]]], stones_held: int,
+                   abyss: Mapping[str, int] | None, abyss_field: str = "abyss") -> list[Problem]:
+    """Counts the rules make impossible but that must still be scored (the table may have miscounted).
+
+    `reserves` are (field, name, reserve). A reserve is never empty: every player starts with one
+    Hell I card in it (Setup B) and cards never leave it. The stones held cannot outnumber the
+    Abyss's cards: a stone is only taken by putting at least one card on the Abyss (Gameplay).
+    `abyss` None: only its points are known, so the second check is skipped.
+    """
+    found = []
+    for field, name, reserve in reserves:
+        if sum(reserve.values()) == 0:
+            found.append(Problem(field, N_("%(name)s's reserve is empty, yet everyone starts with one Hell I card "
+                                           "in it and cards never leave it. Check the count."), {"name": name}))
+    if abyss is not None:
+        cards = sum(abyss.values())
+        if stones_held > cards:
+            found.append(Problem(abyss_field, N_("The players hold %(stones)d Stones of Forgiveness but the Abyss has "
+                                                 "only %(cards)d cards, and each stone is taken by putting at least one "
+                                                 "card on the Abyss. Check the counts."),
+                                 {"stones": stones_held, "cards": cards}))
+    return found
 
 
 def check_sin_types(players: int, counts: Sequence[Mapping[str, int]], problems: Problems, field: str = "sin_types") -> None:
@@ -149,6 +179,7 @@ class PlayerEntry:
 class ScoreRequest:
     players: tuple[PlayerEntry, ...]
     abyss: Mapping[str, int]
+    penitenziagite: bool = False
 
 
 def read_name(raw, path: str, problems: Problems) -> str | None:
@@ -168,6 +199,10 @@ def read_score_request(payload: Mapping) -> ScoreRequest:
     for key in payload:
         if key not in REQUEST_FIELDS:
             problems.add(_shown(key), N_("Unknown field. Send \"players\" and \"abyss\"."))
+    pen = payload.get("penitenziagite", False)
+    if not isinstance(pen, bool):
+        problems.add("penitenziagite", N_("Answer true or false."))
+        pen = False
     raw_players = payload.get("players")
     if not isinstance(raw_players, list):
         problems.add("players", N_("Give the players as a list."))
@@ -181,7 +216,7 @@ def read_score_request(payload: Mapping) -> ScoreRequest:
         problems.add("abyss", N_("Give the Abyss of Souls cards by sin type ({} if it is empty)."))
         abyss: dict[str, int] = {}
     else:
-        abyss = read_sin_counts(payload["abyss"], "abyss", problems)
+        abyss = read_sin_counts(payload["abyss"], "abyss", problems, penitenziagite=pen)
 
     entries: list[PlayerEntry] = []
     seen: set[str] = set()
@@ -201,7 +236,7 @@ def read_score_request(payload: Mapping) -> ScoreRequest:
         if "reserve" not in raw:
             problems.add(f"{path}.reserve", N_("Give the reserve's cards by sin type ({} if it is empty)."))
         before = len(problems.items)
-        reserve = read_sin_counts(raw.get("reserve", {}), f"{path}.reserve", problems)
+        reserve = read_sin_counts(raw.get("reserve", {}), f"{path}.reserve", problems, penitenziagite=pen)
         reserve_ok = len(problems.items) == before
         stones = read_count(raw.get("stones", 0), f"{path}.stones", problems, maximum=supply,
                             too_many=N_("Only %(max)d Stones of Forgiveness are in play."))
@@ -214,12 +249,12 @@ def read_score_request(payload: Mapping) -> ScoreRequest:
     if rules.MIN_PLAYERS <= n <= rules.MAX_PLAYERS:
         check_sin_types(n, [e.reserve for e in entries] + [abyss], problems)
         check_stone_supply(n, [e.stones for e in entries], problems)
-    check_card_totals([e.reserve for e in entries] + [abyss], problems)
+    check_card_totals([e.reserve for e in entries] + [abyss], problems, penitenziagite=pen)
     problems.raise_if_any()
-    return ScoreRequest(tuple(entries), abyss)
+    return ScoreRequest(tuple(entries), abyss, pen)
 
 
-def score_response(request: ScoreRequest) -> dict:
+def score_response(request: ScoreRequest, translate: Callable[[str], str] | None = None) -> dict:
     """The API's answer: the Abyss, the direction, every player in input order with their rank."""
     game = rules.score_game([(e.name, e.reserve, e.stones, e.stones_on) for e in request.players], request.abyss)
     return {
@@ -231,8 +266,11 @@ def score_response(request: ScoreRequest) -> dict:
         } for p in game.players],
         "winners": game.winners,
         "decided_by": game.decided_by,
+        "warnings": [{"field": w.field, "message": w.text(translate)} for w in count_warnings(
+            [(f"players.{i}.reserve", e.name, e.reserve) for i, e in enumerate(request.players)],
+            sum(e.stones for e in request.players), request.abyss)],
     }
 
 
-__all__ = ["read_score_request", "score_response", "read_count", "read_sin_counts",
+__all__ = ["read_score_request", "score_response", "read_count", "read_sin_counts", "count_warnings",
            "check_card_totals", "check_sin_types", "check_stone_supply", "check_placement"]

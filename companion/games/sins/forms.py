@@ -3,9 +3,10 @@ checks.read_count, so every message about a number is the game's own and sits ne
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
-from wtforms import IntegerField, SelectMultipleField, StringField
+from wtforms import SelectMultipleField, StringField
 from wtforms.validators import AnyOf, InputRequired, Length, Optional
 
+from ...numbers import EntryField, IntegerField
 from ...tables.forms import PlayerForm, TableForm
 from .rules import SINS
 
@@ -29,7 +30,7 @@ class _Shown:
 
 
 def _count_field():
-    return StringField(validators=[Optional(), Length(max=8, message=_l("Enter a whole number."))])
+    return EntryField()
 
 
 class ActionForm(_Shown, TableForm):
@@ -60,6 +61,12 @@ class ToggleForm(_Shown, TableForm):
 
 class DeltaForm(_Shown, TableForm):
     delta = IntegerField(validators=[InputRequired(), AnyOf([-1, 1])])
+
+
+class JudgmentForm(DeltaForm):
+    """+1 / -1 Last Judgment; the third one also says whose turn it came out on (`on`, a player id)."""
+
+    on = IntegerField(validators=[Optional()])
 
 
 class StoneForm(_Shown, PlayerForm):

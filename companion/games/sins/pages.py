@@ -50,6 +50,7 @@ class SinsView:
     order: list[dict]
     last: dict | None
     current: dict | None
+    previous: dict | None  # the player before the one the tracker shows
     judgments: int
     third_on: dict | None
     ending: rules.Ending | None
@@ -64,6 +65,15 @@ class SinsView:
     rows: list[PlayerRow]
     start_blockers: list
     steps: tuple[str, ...]
+    warnings: list  # domain.Problem: impossible counts, shown but never refused
+
+    def warnings_for(self, field: str) -> list:
+        return [w for w in self.warnings if w.field == field]
+
+    @property
+    def ask_third(self) -> bool:
+        """Penitenziagite with two cards out: the third must be tied to the turn it came out on."""
+        return self.penitenziagite and self.judgments == rules.LAST_JUDGMENTS - 1 and self.current is not None
 
     @property
     def missing_names(self) -> list[str]:
@@ -121,9 +131,11 @@ def build(slug: str, tbl, state: dict) -> SinsView:
         players=players, n=n, counts=counts, needed=rules.SIN_TYPES_FOR.get(n), sins=tuple(gs["sins"]),
         penitenziagite=bool(gs["penitenziagite"]), done=frozenset(gs["done"]), first=by_id.get(gs["first"]),
         order=order, last=order[-1] if order else None, current=by_id.get(gs["turn"]),
+        previous=by_id.get(table.previous_player(state)),
         judgments=gs["judgments"], third_on=by_id.get(gs["third_on"]), ending=end,
         still_to_play=[by_id[i] for i in end.still_to_play] if end else [],
         supply=table.supply(state), supply_total=rules.STONES_FOR.get(n, 0),
         score=ts, mode=score["mode"], abyss=score["abyss"], abyss_total=score["abyss_total"],
         most_wins_choice=score.get("most_wins"), rows=rows, start_blockers=table.start_problems(state), steps=steps,
+        warnings=table.warnings(state),
     )

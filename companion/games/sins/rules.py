@@ -32,6 +32,8 @@ SIN_NAMES = {
     "gula": N_("Gula"),
 }
 CARDS_PER_SIN = 11
+#: Penitenziagite: one card per sin type, shuffled under the deck.
+PENITENZIAGITE_PER_SIN = 1
 #: Components: every sin type is split the same way between the three card backs.
 HELL_CARDS_PER_SIN = {"I": 6, "II": 3, "III": 2}
 LAST_JUDGMENTS = 3
@@ -169,6 +171,17 @@ def ending(seats: Sequence[int], first: int | None, third_on: int | None, penite
 
 
 # -- scoring ---------------------------------------------------------------------------------------
+
+def cards_of_a_type(penitenziagite: bool = False) -> int:
+    """How many cards of one sin type can be scored.
+
+    Reading (the rulebooks do not say how Penitenziagite cards score): a Penitenziagite card
+    belongs to its sin and is taken like the others, so at scoring it counts as one more card of
+    that sin. With Penitenziagite a type can therefore reach 12 cards (11 Deadly Sin cards and
+    its Penitenziagite card).
+    """
+    return CARDS_PER_SIN + (PENITENZIAGITE_PER_SIN if penitenziagite else 0)
+
 
 #: End of the game, the points table: POINTS_UP_TO_SIX[n] is what n cards of one type score.
 POINTS_UP_TO_SIX = (0, 1, 3, 6, -1, -3, -6)

@@ -40,7 +40,7 @@ Label = Callable[[str], str]
 def new_state(players: list[dict]) -> dict:
     first = players[0]["id"] if players else None
     return {
-        "sins": [], "penitenziagite": False, "done": [], "first": first, "turn": first,
+        "sins": list(rules.SINS) if rules.SIN_TYPES_FOR.get(len(players)) == len(rules.SINS) else [], "penitenziagite": False, "done": [], "first": first, "turn": first,
         "judgments": 0, "third_on": None, "round_done": False, "stones": {},
         "score": new_score(),
     }
@@ -93,6 +93,8 @@ def players_changed(state: dict) -> None:
     if gs.get("third_on") not in ids:
         gs["third_on"] = None
     gs["stones"] = {k: v for k, v in gs.get("stones", {}).items() if k in keep}
+    if not gs.get("sins") and sins_needed(state) == len(rules.SINS):
+        gs["sins"] = list(rules.SINS)  # Setup A at 5 players: all seven, nothing to choose
     score = score_state(gs)
     for part in ("reserves", "stones_on", "quick"):
         score[part] = {k: v for k, v in score[part].items() if k in keep}
@@ -218,17 +220,45 @@ def next_turn(state: dict) -> int:
     return nxt
 
 
-def add_judgment(state: dict, delta: int) -> int:
-    """Last Judgment cards revealed, 0 to 3. The third one is tied to whose turn it was."""
+def previous_player(state: dict) -> int | None:
+    """The player before the one the turn tracker shows (counter-clockwise order, wrapping round)."""
+    seq = order(state)
+    current = state["game"].get("turn")
+    if current not in seq or len(seq) < 2:
+        return None
+    return seq[seq.index(current) - 1]
+
+
+def judgment_choices(state: dict) -> tuple[int, ...]:
+    """Whose turn the next Last Judgment can be tied to: the player the tracker shows, and the one
+    before (when the table tapped "done" before recording the card)."""
+    seq = order(state)
+    current = state["game"].get("turn") if state["game"].get("turn") in seq else (seq[0] if seq else None)
+    prev = previous_player(state)
+    return tuple(p for p in (current, prev) if p is not None)
+
+
+def add_judgment(state: dict, delta: int, on: int | None = None) -> int:
+    """Last Judgment cards revealed, 0 to 3. The third one is tied to the turn it came out on.
+
+    `on` is whose turn that was: the player the tracker shows, or the one before when the table
+    tapped "done" before recording the card (the card comes out while refilling the middle at the
+    end of a turn, so both orders happen). Without `on` it is the player the tracker shows. The
+    tracker itself stays where it is, so the turns already passed are not played again.
+    """
     gs = state["game"]
     n = gs.get("judgments", 0) + delta
     if n > rules.LAST_JUDGMENTS:
         raise Invalid(Problem("judgments", N_("All three Last Judgment cards are already out.")))
     if n < 0:
         raise Invalid(Problem("judgments", N_("No Last Judgment card is out yet.")))
+    if on is not None and (delta <= 0 or n != rules.LAST_JUDGMENTS or on not in judgment_choices(state)):
+        raise Invalid(Problem("judgments", N_("Choose the player who was playing now or the one before.")))
     gs["judgments"] = n
     if n == rules.LAST_JUDGMENTS:
-        gs["third_on"] = gs.get("turn") if gs.get("turn") in seat_ids(state) else order(state)[0]
+        if on is None:
+            on = gs.get("turn") if gs.get("turn") in seat_ids(state) else order(state)[0]
+        gs["third_on"] = on
         gs["round_done"] = False
     else:
         gs["third_on"] = None
@@ -237,7 +267,8 @@ def add_judgment(state: dict, delta: int) -> int:
 
 
 def set_third_on(state: dict, pid: int) -> None:
-    """Correct whose turn it was when the third Last Judgment card came out."""
+    """Correct whose turn it was when the third Last Judgment card came out; the tracker goes back
+    to that player, and the players after them in the round still play (nobody after the last)."""
     gs = state["game"]
     if gs.get("judgments", 0) < rules.LAST_JUDGMENTS:
         raise Invalid(Problem("third", N_("The third Last Judgment card is not out yet.")))
@@ -309,7 +340,8 @@ def _check_cards_left(state: dict, mine: Mapping[str, int], problems: Problems, 
     """Components: with everything already entered, no type may go over its 11 cards. The problem
     goes next to the box of that type on the form being saved."""
     others = _others_counts(state, skip_player, skip_abyss)
-    checks.check_card_totals(others + [mine], problems, label, field=lambda sin: sin)
+    checks.check_card_totals(others + [mine], problems, label, field=lambda sin: sin,
+                             penitenziagite=bool(state["game"].get("penitenziagite")))
 
 
 def save_abyss(state: dict, raw: Mapping[str, str], label: Label) -> dict[str, int]:
@@ -318,7 +350,8 @@ def save_abyss(state: dict, raw: Mapping[str, str], label: Label) -> dict[str, i
     if not sins:
         raise Invalid(Problem("abyss", N_("Choose the sin types in play first (setup step A).")))
     problems = Problems()
-    counts = checks.read_sin_counts({s: raw.get(s, "") for s in sins}, "", problems, strict=False, allowed=sins)
+    counts = checks.read_sin_counts({s: raw.get(s, "") for s in sins}, "", problems, strict=False, allowed=sins,
+                                   penitenziagite=bool(state["game"].get("penitenziagite")))
     if not problems:
         _check_cards_left(state, counts, problems, label, skip_abyss=True)
     problems.raise_if_any()
@@ -352,7 +385,8 @@ def save_reserve(state: dict, pid: int, raw: Mapping[str, str], raw_stones: str,
     if not sins:
         raise Invalid(Problem("reserve", N_("Choose the sin types in play first (setup step A).")))
     problems = Problems()
-    counts = checks.read_sin_counts({s: raw.get(s, "") for s in sins}, "", problems, strict=False, allowed=sins)
+    counts = checks.read_sin_counts({s: raw.get(s, "") for s in sins}, "", problems, strict=False, allowed=sins,
+                                   penitenziagite=bool(state["game"].get("penitenziagite")))
     n = player_count(state)
     total = rules.STONES_FOR.get(n, checks.MAX_STONES)
     stones = checks.read_count(raw_stones, "stones", problems, maximum=total, strict=False,
@@ -454,6 +488,18 @@ class TableScore:
     def decided_by(self) -> str | None:
         found = self.game or self.quick
         return found.decided_by if found else None
+
+
+def warnings(state: dict) -> list[Problem]:
+    """Impossible counts entered for scoring, shown before the result is recorded but never refused
+    (see checks.count_warnings). Fields: "reserve.<player id>" and "abyss"."""
+    score = score_state(state["game"])
+    if score["mode"] != "detailed":
+        return []
+    reserves = [(f"reserve.{p['id']}", p["name"], score["reserves"][str(p["id"])])
+                for p in state["players"] if str(p["id"]) in score["reserves"]]
+    held = sum(state["game"].get("stones", {}).values())
+    return checks.count_warnings(reserves, held, score["abyss"])
 
 
 def abyss_value(score: dict) -> int | None:

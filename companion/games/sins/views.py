@@ -16,7 +16,7 @@ from ...tables.live import act as live_act
 from ...tables.live import open_table, perform
 from ...tables.store import Change
 from . import checks, rules, table
-from .forms import (AbyssForm, AbyssTotalForm, ActionForm, DeltaForm, ForPlayerForm, ModeForm, PickPlayerForm,
+from .forms import (AbyssForm, AbyssTotalForm, ActionForm, ForPlayerForm, JudgmentForm, ModeForm, PickPlayerForm,
                     PlacementForm, QuickForm, ReserveForm, SinChoiceForm, StepForm, StoneForm, ToggleForm)
 
 bp = Blueprint("sins", __name__)
@@ -56,10 +56,12 @@ def _name(state: dict, pid: int) -> str:
     return "?"
 
 
-def act(token: str, form, kind: str, summary, keys, work, *, scoring: bool = False, slug: str | None = None):
+def act(token: str, form, kind: str, summary, work, *, relative: bool = False, scoring: bool = False,
+        slug: str | None = None):
     """Apply one action through live.perform.
 
-    `summary` and `keys` are values, or functions of the validated form; `work(state, form, args)`
+    `summary` is a value, or a function of the validated form; `relative` marks an increment (see
+    store.Change); `work(state, form, args)`
     changes the table state (table.py checks everything) and fills the log line's `args`. A
     scoring change on a finished table also brings its recorded result up to date.
     """
@@ -67,7 +69,7 @@ def act(token: str, form, kind: str, summary, keys, work, *, scoring: bool = Fal
         work(_state(doc), form, args)
         if scoring:
             table.refresh_result(doc)
-    return live_act(token, form, kind, summary, keys, change, slug=slug)
+    return live_act(token, form, kind, summary, change, relative=relative, slug=slug)
 
 
 # -- setup -----------------------------------------------------------------------------------------
@@ -76,14 +78,14 @@ def act(token: str, form, kind: str, summary, keys, work, *, scoring: bool = Fal
 def choose_sins(token):
     def work(state, form, args):
         args["sins"] = sin_list(table.choose_sins(state, form.sin.data or []))
-    return act(token, SinChoiceForm(), "sins.choose", N_("Sin types in play: %(sins)s"), ("game.sins",), work)
+    return act(token, SinChoiceForm(), "sins.choose", N_("Sin types in play: %(sins)s"), work)
 
 
 @bp.post("/t/<token>/sins/sins/draw")
 def draw_sins(token):
     def work(state, form, args):
         args["sins"] = sin_list(table.draw_sins(state))
-    return act(token, ActionForm(), "sins.draw", N_("Sin types drawn at random: %(sins)s"), ("game.sins",), work)
+    return act(token, ActionForm(), "sins.draw", N_("Sin types drawn at random: %(sins)s"), work)
 
 
 @bp.post("/t/<token>/sins/tick")
@@ -93,7 +95,7 @@ def tick(token):
         args["step"] = {"term": STEP_NAMES[form.step.data]}
     return act(token, StepForm(), "sins.tick",
                lambda f: N_("Setup ticked: %(step)s") if f.done.data else N_("Setup unticked: %(step)s"),
-               lambda f: (f"game.done.{f.step.data}",), work)
+               work)
 
 
 @bp.post("/t/<token>/sins/penitenziagite")
@@ -101,7 +103,7 @@ def penitenziagite(token):
     def work(state, form, args):
         table.set_penitenziagite(state, bool(form.on.data))
     return act(token, ToggleForm(), "sins.penitenziagite",
-               lambda f: N_("Penitenziagite on") if f.on.data else N_("Penitenziagite off"), ("game.penitenziagite",), work)
+               lambda f: N_("Penitenziagite on") if f.on.data else N_("Penitenziagite off"), work)
 
 
 @bp.post("/t/<token>/sins/first")
@@ -109,20 +111,20 @@ def first_player(token):
     def work(state, form, args):
         table.set_first(state, form.player.data)
         args["player"] = _name(state, form.player.data)
-    return act(token, PickPlayerForm(), "sins.first", N_("%(player)s plays first"), ("game.first", "game.turn"), work)
+    return act(token, PickPlayerForm(), "sins.first", N_("%(player)s plays first"), work)
 
 
 @bp.post("/t/<token>/sins/first/draw")
 def draw_first(token):
     def work(state, form, args):
         args["player"] = _name(state, table.draw_first(state))
-    return act(token, ActionForm(), "sins.first", N_("%(player)s was drawn to play first"), ("game.first", "game.turn"), work)
+    return act(token, ActionForm(), "sins.first", N_("%(player)s was drawn to play first"), work)
 
 
 @bp.post("/t/<token>/sins/start")
 def start(token):
     def build(form, _t):
-        change = Change("sins.start", N_("The game started"), {}, keys=("status", "game.first", "game.turn"))
+        change = Change("sins.start", N_("The game started"), {})
 
         def mutate(doc):
             table.start(_state(doc))
@@ -145,17 +147,27 @@ def next_turn(token):
         pid = table.next_turn(state)
         done = state["game"].get("round_done")
         args["player"] = {"msg": N_("nobody: the round is over")} if done else _name(state, pid)
-    return act(token, ActionForm(), "sins.turn", N_("Turn passed to %(player)s"), ("game.turn", "game.round_done"), work)
+    return act(token, ActionForm(), "sins.turn", N_("Turn passed to %(player)s"), work)
 
 
 @bp.post("/t/<token>/sins/judgment")
 def judgment(token):
     def work(state, form, args):
-        args["n"] = table.add_judgment(state, form.delta.data)
-    # Revealing cards adds up from any phone (no keys); the limit of three is checked on the fresh table.
-    return act(token, DeltaForm(), "sins.judgment",
-               lambda f: N_("Last Judgment revealed (%(n)d of 3)") if f.delta.data > 0
-               else N_("Last Judgment taken back (%(n)d of 3)"), (), work)
+        args["n"] = table.add_judgment(state, form.delta.data, form.on.data)
+        if form.on.data is not None:
+            args["player"] = _name(state, form.on.data)
+
+    def build(form, _t):
+        if form.on.data is not None:
+            # The third card tied to a turn: absolute, it depends on where the tracker was when the
+            # phone looked (a "done" tapped on another phone since then is a conflict).
+            change = Change("sins.judgment", N_("The third Last Judgment came out on %(player)s's turn"), {})
+        else:
+            # Revealing cards adds up from any phone; the limit of three is checked on the fresh table.
+            change = Change("sins.judgment", N_("Last Judgment revealed (%(n)d of 3)") if form.delta.data > 0
+                            else N_("Last Judgment taken back (%(n)d of 3)"), {}, relative=True)
+        return change, lambda doc: work(_state(doc), form, change.args)
+    return perform(token, JudgmentForm(), build)
 
 
 @bp.post("/t/<token>/sins/third")
@@ -164,7 +176,7 @@ def third_on(token):
         table.set_third_on(state, form.player.data)
         args["player"] = _name(state, form.player.data)
     return act(token, PickPlayerForm(), "sins.third", N_("The third Last Judgment came out on %(player)s's turn"),
-               ("game.third_on", "game.turn", "game.round_done"), work)
+               work)
 
 
 @bp.post("/t/<token>/sins/stone")
@@ -175,7 +187,7 @@ def stone(token):
     # Taking a stone is an increment: two phones taking one each take two, while the supply lasts.
     return act(token, StoneForm(), "sins.stone",
                lambda f: N_("%(player)s took a Stone of Forgiveness") if f.delta.data > 0
-               else N_("%(player)s gave a Stone of Forgiveness back"), (), work, scoring=True)
+               else N_("%(player)s gave a Stone of Forgiveness back"), work, scoring=True, relative=True)
 
 
 # -- scoring ---------------------------------------------------------------------------------------
@@ -186,7 +198,7 @@ def mode(token):
         table.set_mode(state, form.mode.data)
     return act(token, ModeForm(), "sins.mode",
                lambda f: N_("Scoring with totals only") if f.mode.data == "quick" else N_("Scoring by sin type"),
-               ("game.score.mode",), work, scoring=True)
+               work, scoring=True)
 
 
 @bp.post("/t/<token>/sins/abyss")
@@ -195,7 +207,7 @@ def abyss(token):
         table.save_abyss(state, form.counts(), label)
         args["points"] = table.abyss_value(table.score_state(state["game"]))
     return act(token, AbyssForm(), "sins.abyss", N_("Abyss of Souls counted: %(points)d points"),
-               ("game.score.abyss",), work, scoring=True)
+               work, scoring=True)
 
 
 @bp.post("/t/<token>/sins/abyss/total")
@@ -203,7 +215,7 @@ def abyss_total(token):
     def work(state, form, args):
         args["points"] = table.save_abyss_total(state, form.points.data or "")
     return act(token, AbyssTotalForm(), "sins.abyss", N_("Abyss of Souls total: %(points)d points"),
-               ("game.score.abyss",), work, scoring=True)
+               work, scoring=True)
 
 
 @bp.post("/t/<token>/sins/direction")
@@ -212,7 +224,7 @@ def direction(token):
         table.set_direction(state, bool(form.on.data))
     return act(token, ToggleForm(), "sins.direction",
                lambda f: N_("Most points win") if f.on.data else N_("Fewest points win"),
-               ("game.score.most_wins",), work, scoring=True)
+               work, scoring=True)
 
 
 @bp.post("/t/<token>/sins/reserve")
@@ -221,8 +233,7 @@ def reserve(token):
         table.save_reserve(state, form.player.data, form.counts(), form.stones.data or "", label)
         args["player"] = _name(state, form.player.data)
     return act(token, ReserveForm(), "sins.reserve", N_("%(player)s's reserve counted"),
-               lambda f: (f"game.score.reserves.{f.player.data}", f"game.stones.{f.player.data}",
-                          f"game.score.stones_on.{f.player.data}"), work, scoring=True)
+               work, scoring=True)
 
 
 @bp.post("/t/<token>/sins/quick")
@@ -231,7 +242,7 @@ def quick(token):
         table.save_quick(state, form.player.data, form.points.data or "", form.cards.data or "", form.types.data or "")
         args["player"] = _name(state, form.player.data)
     return act(token, QuickForm(), "sins.quick", N_("%(player)s's total entered"),
-               lambda f: (f"game.score.quick.{f.player.data}",), work, scoring=True)
+               work, scoring=True)
 
 
 @bp.post("/t/<token>/sins/stones")
@@ -240,7 +251,7 @@ def place_stones(token):
         placed = table.place_stones(state, form.player.data, form.stones_on.data or [], label)
         args.update(player=_name(state, form.player.data), sins=sin_list(placed))
     return act(token, PlacementForm(), "sins.stones_on", N_("%(player)s put stones on %(sins)s"),
-               lambda f: (f"game.score.stones_on.{f.player.data}",), work, scoring=True)
+               work, scoring=True)
 
 
 @bp.post("/t/<token>/sins/stones/best")
@@ -249,15 +260,13 @@ def best_stones(token):
         table.best_stones(state, form.player.data)
         args["player"] = _name(state, form.player.data)
     return act(token, ForPlayerForm(), "sins.stones_on", N_("%(player)s's stones back on the best placement"),
-               lambda f: (f"game.score.stones_on.{f.player.data}",), work, scoring=True)
+               work, scoring=True)
 
 
 @bp.post("/t/<token>/sins/finish")
 def finish(token):
     def build(form, _t):
-        # The result is what this phone saw: any scoring change since then must be looked at first.
-        change = Change("sins.finish", N_("Game over: %(winners)s won"), {},
-                        keys=("status", "result", "game.score", "game.stones"))
+        change = Change("sins.finish", N_("Game over: %(winners)s won"), {})
 
         def mutate(doc):
             _state(doc)
@@ -272,7 +281,7 @@ def finish(token):
 @json_endpoint
 def score_api(payload):
     """POST /api/v1/sins/score: the final count of a game, with the best stone placements."""
-    return checks.score_response(checks.read_score_request(payload))
+    return checks.score_response(checks.read_score_request(payload), gettext)
 
 
 # -- what the pages show ---------------------------------------------------------------------------
