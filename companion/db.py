@@ -6,6 +6,7 @@ DATABASE_URL says so.
 """
 from __future__ import annotations
 
+import json
 import pathlib
 
 from flask import current_app, g
@@ -27,12 +28,20 @@ def normalize_url(url: str) -> str:
 
 
 def _sqlite_pragmas(dbapi_conn, _record):
+    # Transactions are begun by `_sqlite_begin` below, not by the driver's own guesswork.
+    dbapi_conn.isolation_level = None
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=FULL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA busy_timeout=5000")
     cur.close()
+
+
+def _sqlite_begin(conn):
+    """A write transaction takes SQLite's write lock at once (`BEGIN IMMEDIATE`): writers then wait
+    their turn on the busy timeout instead of failing when a read turns into a write."""
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("companion_write") else "BEGIN")
 
 
 def _ensure_sqlite_folder(url: str) -> bool:
@@ -45,13 +54,20 @@ def _ensure_sqlite_folder(url: str) -> bool:
     return True
 
 
+def _compact_json(value) -> str:
+    """JSON as stored: no spaces after separators (the action log's patches are mostly punctuation)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 def make_engine(url: str) -> Engine:
     url = normalize_url(url)
     if _ensure_sqlite_folder(url):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 5})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 5},
+                               json_serializer=_compact_json)
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5, json_serializer=_compact_json)
 
 
 def get_session() -> Session:

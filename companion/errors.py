@@ -1,21 +1,46 @@
 """Friendly error pages (and JSON for the API), never a bare 500 with a stack trace."""
 from __future__ import annotations
 
+import logging
+
 from flask import Flask, jsonify, make_response, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import DataError, InternalError, OperationalError
 
 from .db import close_session
+from .domain import Invalid
+from .tables.store import Unavailable
+
+log = logging.getLogger(__name__)
 
 
 def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
-def _page(status: int, title: str, text: str):
+def _page(status: int, title: str, text: str, headers: dict | None = None):
     if _wants_json():
-        return jsonify({"errors": {"request": [text]}}), status
-    return make_response(render_template("error.html", status=status, title=title, text=text), status)
+        resp = make_response(jsonify({"errors": {"request": [text]}}), status)
+    else:
+        resp = make_response(render_template("error.html", status=status, title=title, text=text), status)
+    resp.headers.update(headers or {})
+    return resp
+
+
+def cannot_save(exc: Exception | None = None, reason: str = "error"):
+    """503: the database cannot take the write now (a lock held too long, a full disk, a read-only
+    file or transaction). Nothing was written; say so plainly, and log it for whoever runs the
+    server: a full disk or a read-only file does not fix itself."""
+    close_session(exc=exc or RuntimeError("cannot save"))
+    log.error("a write could not be saved: %s %s: %s", request.method, request.path, exc)
+    if reason == "locked":
+        text = _("The table was busy for too long, so that change was not saved. Nothing was lost: "
+                 "try again in a moment.")
+    else:
+        text = _("The server can't save anything right now, so that change was not saved. Nothing that "
+                 "was saved before is lost: try again in a few minutes.")
+    return _page(503, _("Not saved"), text, {"Retry-After": "5" if reason == "locked" else "60"})
 
 
 def init_app(app: Flask) -> None:
@@ -40,6 +65,12 @@ def init_app(app: Flask) -> None:
         return _page(404, _("Nothing here"),
                      _("No table or page has this address. A table link must be copied whole."))
 
+    @app.errorhandler(423)
+    def archived(_e):
+        return _page(423, _("This table is archived"),
+                     _("An archived table can be read but not changed. Restore it on its “Players & table” "
+                       "page to play on."))
+
     @app.errorhandler(405)
     def method_not_allowed(_e):
         return _page(405, _("Not like that"), _("This address does not accept that kind of request."))
@@ -49,8 +80,56 @@ def init_app(app: Flask) -> None:
         return _page(413, _("Too much at once"), _("That was more than this app accepts in one go."))
 
     @app.errorhandler(503)
-    def busy(_e):
-        return _page(503, _("Busy"), _("The table is changing very fast right now. Try again in a moment."))
+    def busy(e):
+        return cannot_save(e, "locked")
+
+    @app.errorhandler(Unavailable)
+    def store_unavailable(err):
+        # The store names what stopped the write ("locked", "full", "readonly"); it rolled back.
+        return cannot_save(err, err.reason)
+
+    @app.errorhandler(OperationalError)
+    def database_unavailable(e):
+        # The same outside the store (e.g. saved tracks): disk full, read-only, locked, unreachable.
+        from .tables.store import unavailable
+
+        return cannot_save(e, unavailable(e).reason)
+
+    @app.errorhandler(InternalError)
+    def database_internal(e):
+        # PostgreSQL: a read-only transaction (class 25, e.g. a standby or a read-only switch),
+        # out of resources (53) or shut down (57): the server cannot save. Anything else is a bug.
+        state = str(getattr(e.orig, "sqlstate", "") or "")
+        if state[:2] in ("25", "53", "57", "58"):
+            return cannot_save(e, "readonly" if state[:2] == "25" else "error")
+        raise e
+
+    @app.errorhandler(DataError)
+    def database_refused_input(e):
+        # A value the database refuses (an out-of-range number, a NUL byte on PostgreSQL): the
+        # input's fault, so a 4xx; the parsers and cleaners should have caught it first.
+        close_session(exc=e)
+        log.warning("database refused input: %s %s: %s", request.method, request.path, e.orig)
+        return _page(400, _("Something in that request was wrong"),
+                     _("The page sent something we could not read. Go back and try again."))
+
+    @app.errorhandler(Invalid)
+    def refused(e):
+        # Pages and the API answer their own refusals next to the field; this catches the rest.
+        close_session(exc=e)
+        if _wants_json():
+            return jsonify({"errors": e.as_dict(_)}), 422
+        return _page(422, _("That was not saved"), " ".join(m for ms in e.as_dict(_).values() for m in ms))
+
+    @app.errorhandler(429)
+    def too_many(e):
+        from .limits import retry_after
+
+        retry = retry_after()
+        return _page(429, _("Slow down a little"),
+                     _("This is more than the app accepts in a short time. Nothing was lost: "
+                       "wait %(n)d seconds and try again.", n=int(retry)),
+                     {"Retry-After": str(int(retry))})
 
     @app.errorhandler(500)
     def server_error(_e):

@@ -1,10 +1,18 @@
 """Saving tables: create, load, change through the action log, undo, and refuse silent overwrites.
 
-Every change goes through `apply`: it copies the table's document, lets the caller change the
-copy, appends an Action holding the document as it was before, and bumps the table's version with
-a compare-and-set (`UPDATE ... WHERE version = :seen`). Two phones acting at once therefore both
-land one after the other, or, when the second acted on a stale view of the same thing, it gets a
-`Conflict` carrying the fresh table. Nothing is ever overwritten without a trace.
+Every change goes through `apply`, inside one write transaction that holds the table's lock
+(`BEGIN IMMEDIATE` on SQLite, `SELECT ... FOR UPDATE` on PostgreSQL), so writers to one table
+take turns instead of racing. The caller's `mutate` changes a copy of the document; the store
+diffs it against the original and logs the change as a JSON Patch (RFC 6902) that turns the new
+document back into the old one, which is all an undo needs. Nothing else is copied.
+
+Conflicts are judged from what really changed. A change says whether it is *relative* (an
+increment: it commutes, so it lands on top of anything) or *absolute* (it sets values the phone
+saw). An absolute change made on a stale view is refused when any change since then wrote a path
+that overlaps a path this one writes, increments included; the phone gets the fresh table.
+
+A submission id (one per rendered form and phone) is kept with its action: a retried submission
+finds its action already there and is answered as it was the first time, never applied twice.
 
 The commit happens before the caller answers the request, so an acknowledged change is on disk
 (SQLite runs with synchronous=FULL).
@@ -12,12 +20,16 @@ The commit happens before the caller answers the request, so an acknowledged cha
 from __future__ import annotations
 
 import copy
-import time
+import hashlib
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
-from sqlalchemy import or_, select, update
-from sqlalchemy.exc import IntegrityError, OperationalError
+import jsonpatch
+from sqlalchemy import func, or_, select, text, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from ..domain import N_, Invalid, Problem
@@ -29,24 +41,24 @@ STATUSES = (SETTING_UP, PLAYING, FINISHED)
 STATUS_NAMES = {SETTING_UP: N_("setting up"), PLAYING: N_("playing"), FINISHED: N_("finished")}
 DOC_FIELDS = ("name", "status", "state", "result")
 TABLE_NAME_MAX = 40
-ATTEMPTS = 8
+LOCK_SECONDS = 5  # how long a write waits for the table's lock before the phone is told to retry
+SUBMISSION_MAX = 400  # characters of a submission id worth reading; longer ones are not ids
 
 
 @dataclass(frozen=True)
 class Change:
-    """What an action is, in words and in scope.
+    """What an action is, in words, and how it combines with changes it did not see.
 
-    `summary` is a message id with `%(name)s` placeholders filled from `args` when shown (values may
-    be nested messages). `keys` are the parts of the document the action depends on, as dotted
-    paths ("players.3.name", "game.scores"); an action on a stale view is refused only when another
-    action touched an overlapping key since. An empty `keys` means the action commutes with
-    everything (an increment), so it always lands.
+    `summary` is a message id with `%(name)s` placeholders filled from `args` when shown (values
+    may be nested messages). `relative` marks an increment ("+1 stone"): it lands on top of
+    whatever changed meanwhile. Anything else is absolute: it sets values the phone saw, so it is
+    refused when someone changed one of the same values since.
     """
 
     kind: str
     summary: str
     args: dict = field(default_factory=dict)
-    keys: tuple[str, ...] = ()
+    relative: bool = False
 
 
 class Conflict(Exception):
@@ -59,23 +71,61 @@ class Conflict(Exception):
         super().__init__(f"table {table.id} changed: {[a.summary for a in actions]}")
 
 
+class AlreadyDone(Exception):
+    """This very submission was applied before (a retry after a lost answer): nothing was applied now."""
+
+    def __init__(self, table: Table, action: Action):
+        self.table = table
+        self.action = action
+        super().__init__(f"submission already applied as action {action.id}")
+
+
 class NothingToUndo(Exception):
     pass
 
 
-class Busy(Exception):
-    """The table kept changing under us; give up rather than spin (never seen in practice)."""
+class Unavailable(Exception):
+    """The database can't take the write now: a lock held too long, a full disk, a read-only file.
+
+    Nothing was written. `reason` is "locked", "full" or "readonly" (or "error").
+    """
+
+    def __init__(self, reason: str, detail: str = ""):
+        self.reason = reason
+        super().__init__(f"{reason}: {detail}")
 
 
-def keys_overlap(a: Iterable[str], b: Iterable[str]) -> bool:
-    """Two scopes overlap when one key equals the other or contains it ("players" vs "players.3.name")."""
+# -- paths -------------------------------------------------------------------------------------------
+
+def patch_paths(patch: Iterable[dict]) -> set[str]:
+    """The JSON Pointers a patch writes (a move writes both ends)."""
+    paths = set()
+    for op in patch:
+        paths.add(op["path"])
+        if "from" in op and op["op"] == "move":
+            paths.add(op["from"])
+    return paths
+
+
+def paths_overlap(a: Iterable[str], b: Iterable[str]) -> bool:
+    """Two sets of JSON Pointers overlap when a path of one equals or contains a path of the other
+    ("/state/players" contains "/state/players/3/name"), on whole segments."""
     b = list(b)
     for x in a:
         for y in b:
-            if x == y or x.startswith(y + ".") or y.startswith(x + "."):
+            if x == y or x.startswith(y + "/") or y.startswith(x + "/"):
                 return True
     return False
 
+
+def submission_key(raw: str | None) -> str | None:
+    """What is stored of a submission id: a short digest (ids can be long; the digest is enough)."""
+    if not raw or len(raw) > SUBMISSION_MAX:
+        return None
+    return hashlib.blake2b(raw.encode("utf-8", "replace"), digest_size=9).hexdigest()
+
+
+# -- reading -------------------------------------------------------------------------------------------
 
 def snapshot(table: Table) -> dict:
     return copy.deepcopy({f: getattr(table, f) for f in DOC_FIELDS})
@@ -90,7 +140,14 @@ def clean_table_name(raw: str) -> str:
     return name
 
 
-def create(session: Session, game: str, name: str, players: list[dict], game_state: dict) -> Table:
+def create(session: Session, game: str, name: str, players: list[dict], game_state: dict,
+           submission: str | None = None) -> Table:
+    """A new table. `submission` (a digest, see submission_key) makes it once: the same form sent
+    again gets the table it made the first time."""
+    if submission is not None:
+        made = session.execute(select(Table).where(Table.submission == submission)).scalars().first()
+        if made is not None:
+            return made
     table = Table(
         token=tokens.new_token(),
         view_token=tokens.new_token(),
@@ -99,9 +156,18 @@ def create(session: Session, game: str, name: str, players: list[dict], game_sta
         status=SETTING_UP,
         version=0,
         state={"players": players, "game": game_state},
+        submission=submission,
     )
-    session.add(table)
-    session.commit()
+    try:
+        with write_transaction(session):
+            session.add(table)
+    except Unavailable:
+        # The same submission twice at once: the unique index refused the second, which opens the first.
+        made = session.execute(select(Table).where(Table.submission == submission)).scalars().first() \
+            if submission is not None else None
+        if made is None:
+            raise
+        return made
     return table
 
 
@@ -134,19 +200,26 @@ def recent_actions(session: Session, table_id: int, limit: int = RECENT) -> list
     return list(session.execute(stmt).scalars())
 
 
+def history(session: Session, table_id: int, page: int, per_page: int) -> tuple[list[Action], int]:
+    """One page of the whole log, newest first, and how many actions there are in all."""
+    total = session.execute(select(func.count()).select_from(Action).where(Action.table_id == table_id)).scalar_one()
+    stmt = (select(Action).where(Action.table_id == table_id).order_by(Action.version.desc())
+            .offset((page - 1) * per_page).limit(per_page))
+    return list(session.execute(stmt).scalars()), total
+
+
+#: Changes the one-tap Undo passes over: what they did lies outside the document (a replaced edit
+#: link stays replaced), so "undoing" them would promise what it can't do.
+NOT_UNDOABLE = ("table.link",)
+
+
 def latest_undoable(session: Session, table_id: int) -> Action | None:
+    """What the one-tap Undo takes back: the newest change still standing that is not an undo."""
     stmt = (select(Action)
-            .where(Action.table_id == table_id, Action.undone_by.is_(None), Action.undoes.is_(None))
+            .where(Action.table_id == table_id, Action.undone_by.is_(None), Action.undoes.is_(None),
+                   Action.kind.notin_(NOT_UNDOABLE))
             .order_by(Action.version.desc()).limit(1))
     return session.execute(stmt).scalars().first()
-
-
-def _reload(session: Session, table_id: int) -> Table:
-    session.expire_all()
-    table = session.get(Table, table_id)
-    if table is None:
-        raise LookupError(table_id)
-    return table
 
 
 def _since(session: Session, table_id: int, version: int) -> list[Action]:
@@ -155,82 +228,255 @@ def _since(session: Session, table_id: int, version: int) -> list[Action]:
     return list(session.execute(stmt).scalars())
 
 
-def _commit_change(session: Session, table: Table, seen: int, before: dict, after: dict,
-                   change: Change, undoes: Action | None = None) -> bool:
-    """Write the new document and its action if nobody wrote since `seen`; False means try again."""
-    now = utcnow()
-    values = {f: after[f] for f in DOC_FIELDS}
-    result = session.execute(
-        update(Table).where(Table.id == table.id, Table.version == seen)
-        .values(version=seen + 1, updated_at=now, **values)
-    )
-    if result.rowcount != 1:
+# -- writing -----------------------------------------------------------------------------------------
+
+def unavailable(err: DBAPIError) -> Unavailable:
+    """Name what stopped a write, from the database's own error."""
+    detail = str(getattr(err, "orig", err)).lower()
+    if "locked" in detail or "lock timeout" in detail or "could not obtain lock" in detail or "busy" in detail:
+        return Unavailable("locked", detail)
+    if "full" in detail or "no space" in detail or "disk quota" in detail:
+        return Unavailable("full", detail)
+    if "readonly" in detail or "read-only" in detail or "read only" in detail:
+        return Unavailable("readonly", detail)
+    return Unavailable("error", detail)
+
+
+_gates: dict[str, threading.Lock] = {}
+_gates_lock = threading.Lock()
+
+
+def _sqlite_gate(session: Session) -> threading.Lock | None:
+    """On SQLite, this process's writers queue on a lock of their own before asking SQLite for its
+    write lock: SQLite's busy handler polls with growing sleeps and serves no one in order, so under
+    a burst some writers would wait far longer than others. With the gate, only one writer per
+    server process asks SQLite at a time. PostgreSQL queues row locks fairly by itself."""
+    bind = session.get_bind()
+    if bind.dialect.name != "sqlite":
+        return None
+    key = str(bind.url)
+    with _gates_lock:
+        return _gates.setdefault(key, threading.Lock())
+
+
+@contextmanager
+def write_transaction(session: Session) -> Iterator[Connection]:
+    """A write transaction that holds the database's write lock from its start; commits on exit.
+
+    Any read transaction the request had open ends first, so the lock is taken at the start of a
+    fresh transaction (SQLite: BEGIN IMMEDIATE, after this process's queue; PostgreSQL: row locks
+    taken inside wait LOCK_SECONDS at most) and a read can never fail to become a write. A database
+    that can't take the write raises Unavailable, with nothing written. Inside another write
+    transaction of the same session it simply joins it.
+    """
+    if session.info.get("companion_writing"):  # already inside one: it is the caller's to commit
+        yield session.connection()
+        return
+    session.rollback()
+    gate = _sqlite_gate(session)
+    if gate is not None and not gate.acquire(timeout=LOCK_SECONDS):
+        raise Unavailable("locked", "waited too long for this server's turn to write")
+    session.info["companion_writing"] = True
+    try:
+        conn = session.connection(execution_options={"companion_write": True})
+        if conn.dialect.name == "postgresql":
+            session.execute(text(f"SET LOCAL lock_timeout = '{LOCK_SECONDS}s'"))
+        yield conn
+        session.commit()
+    except DBAPIError as err:
         session.rollback()
-        return False
-    action = Action(table_id=table.id, version=seen + 1, kind=change.kind, summary=change.summary,
-                    args=change.args, keys=list(change.keys), before=before,
-                    undoes=undoes.id if undoes else None, created_at=now)
+        raise unavailable(err) from err
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.info.pop("companion_writing", None)
+        if gate is not None:
+            gate.release()
+
+
+@contextmanager
+def _locked(session: Session, table_id: int) -> Iterator[Table]:
+    """A write transaction holding the table's lock, with the table as it is now; commits on exit.
+    Writers to the same table wait their turn, for LOCK_SECONDS at most."""
+    with write_transaction(session):
+        table = session.execute(
+            select(Table).where(Table.id == table_id).with_for_update().execution_options(populate_existing=True)
+        ).scalars().first()
+        if table is None:
+            raise LookupError(table_id)
+        yield table
+
+
+def _already(session: Session, table: Table, submission: str | None) -> None:
+    if submission is None:
+        return
+    action = session.execute(select(Action).where(Action.table_id == table.id, Action.submission == submission)
+                             ).scalars().first()
+    if action is not None:
+        raise AlreadyDone(table, action)
+
+
+def _log(session: Session, table: Table, before: dict, after: dict, change: Change, *,
+         submission: str | None, undoes: Action | None = None, reverts_to: int | None = None) -> Action:
+    """Write the new document and its action (with the patch that takes it back) under the lock."""
+    now = utcnow()
+    version = table.version + 1
+    session.execute(update(Table).where(Table.id == table.id)
+                    .values(version=version, updated_at=now, **{f: after[f] for f in DOC_FIELDS}))
+    action = Action(table_id=table.id, version=version, kind=change.kind, summary=change.summary,
+                    args=change.args, undo_patch=jsonpatch.make_patch(after, before).patch,
+                    undoes=undoes.id if undoes else None, reverts_to=reverts_to, submission=submission,
+                    created_at=now)
     session.add(action)
     session.flush()
-    if undoes is not None:
-        session.execute(update(Action).where(Action.id == undoes.id).values(undone_by=action.id))
-    session.commit()
-    return True
+    return action
 
 
 def apply(session: Session, table_id: int, seen_version: int | None, change: Change,
-          mutate: Callable[[dict], None]) -> Table:
+          mutate: Callable[[dict], None], *, submission: str | None = None) -> Table:
     """Apply one change to the table and log it; return the fresh table.
 
     `seen_version` is the version the acting phone was looking at (None: act on whatever is
     current, as the API does). `mutate` changes the document copy in place and may raise Invalid;
-    when it changes nothing, nothing is logged.
+    when it changes nothing, nothing is logged. `submission` is the stored key of the request's
+    submission id (`submission_key`): a second arrival raises AlreadyDone.
     """
-    for attempt in range(ATTEMPTS):
-        table = _reload(session, table_id)
-        version = table.version
-        if seen_version is not None and seen_version != version:
-            intervening = _since(session, table_id, seen_version) if seen_version < version else []
-            touched = [a for a in intervening if keys_overlap(change.keys, a.keys)]
-            if seen_version > version or touched:
-                raise Conflict(table, touched)
+    with _locked(session, table_id) as table:
+        _already(session, table, submission)
+        if seen_version is not None and seen_version > table.version:
+            raise Conflict(table, [])
+        stale = seen_version is not None and seen_version < table.version and not change.relative
         before = snapshot(table)
         after = copy.deepcopy(before)
-        mutate(after)
-        if after == before:
-            return table
         try:
-            if _commit_change(session, table, version, before, after, change):
-                return _reload(session, table_id)
-        except (IntegrityError, OperationalError):
-            # Another writer took this version (or held SQLite's lock past its timeout): retry.
-            session.rollback()
-        time.sleep(0.005 * (attempt + 1))
-    raise Busy(table_id)
+            mutate(after)
+        except Invalid:
+            # Refused on the fresh table: when this phone missed changes, they are the likely reason
+            # (the round it counts was counted meanwhile), so show them rather than a puzzle.
+            if stale:
+                raise Conflict(table, _since(session, table_id, seen_version)) from None
+            raise
+        patch = jsonpatch.make_patch(before, after).patch
+        if not patch:
+            return table
+        if stale:
+            written = patch_paths(patch)
+            touched = [a for a in _since(session, table_id, seen_version)
+                       if paths_overlap(written, patch_paths(a.undo_patch))]
+            if touched:
+                raise Conflict(table, touched)
+        _log(session, table, before, after, change, submission=submission)
+    return _fresh(session, table_id)
 
 
-def undo(session: Session, table_id: int, expected_action_id: int | None) -> tuple[Table, Action]:
-    """Revert the latest change that is not itself an undo and not yet undone; log the undo.
+def _fresh(session: Session, table_id: int) -> Table:
+    session.expire_all()
+    table = session.get(Table, table_id)
+    if table is None:
+        raise LookupError(table_id)
+    return table
+
+
+def document_at(session: Session, table: Table, version: int) -> dict:
+    """The table's document as it was at `version`: the current one with every later change's
+    patch applied backwards, newest first."""
+    doc = snapshot(table)
+    stmt = (select(Action.undo_patch).where(Action.table_id == table.id, Action.version > version)
+            .order_by(Action.version.desc()))
+    for (patch,) in session.execute(stmt):
+        doc = jsonpatch.apply_patch(doc, patch)
+    return doc
+
+
+def _standing(session: Session, table_id: int) -> set[int]:
+    """The ids of the actions whose effect is in the document now.
+
+    Replaying the log: a change stands once made; an undo or a "back to here" returns the log to
+    what stood at the version it goes back to, plus itself.
+    """
+    rows = session.execute(select(Action.id, Action.version, Action.reverts_to)
+                           .where(Action.table_id == table_id).order_by(Action.version)).all()
+    wanted = {r.reverts_to for r in rows if r.reverts_to is not None}
+    at: dict[int, frozenset] = {0: frozenset()}
+    current: frozenset = frozenset()
+    for action_id, version, reverts_to in rows:
+        current = (current if reverts_to is None else at[reverts_to]) | {action_id}
+        if version in wanted:
+            at[version] = current
+    return set(current)
+
+
+def _mark_undone(session: Session, table_id: int, by: Action) -> None:
+    """After an undo or a "back to here": strike through what no longer stands, and unstrike what
+    stands again (an undone undo brings its change back)."""
+    standing = _standing(session, table_id)
+    rows = session.execute(select(Action.id, Action.undone_by).where(Action.table_id == table_id)).all()
+    now_undone = [i for i, u in rows if i not in standing and u is None]
+    back = [i for i, u in rows if i in standing and u is not None]
+    if now_undone:
+        session.execute(update(Action).where(Action.id.in_(now_undone)).values(undone_by=by.id))
+    if back:
+        session.execute(update(Action).where(Action.id.in_(back)).values(undone_by=None))
+
+
+def _revert(session: Session, table: Table, to_version: int, change: Change, *, submission: str | None,
+            undoes: Action | None = None) -> Action:
+    before = snapshot(table)
+    after = document_at(session, table, to_version)
+    action = _log(session, table, before, after, change, submission=submission, undoes=undoes,
+                  reverts_to=to_version)
+    _mark_undone(session, table.id, action)
+    return action
+
+
+def undo(session: Session, table_id: int, expected_action_id: int | None, *,
+         submission: str | None = None) -> tuple[Table, Action]:
+    """Take back the latest change that still stands and is not itself an undo; log the undo.
 
     `expected_action_id` is the change the phone showed next to its Undo button. If the latest
     change is now a different one (another phone acted), nothing is undone and the phone is told.
     """
-    for attempt in range(ATTEMPTS):
-        table = _reload(session, table_id)
+    with _locked(session, table_id) as table:
+        try:
+            _already(session, table, submission)
+        except AlreadyDone as done:
+            target = session.get(Action, done.action.undoes) if done.action.undoes else done.action
+            raise AlreadyDone(table, target) from None
         target = latest_undoable(session, table_id)
         if target is None:
             raise NothingToUndo()
         if expected_action_id is not None and target.id != expected_action_id:
             raise Conflict(table, _since(session, table_id, target.version - 1), reason="undo-moved")
-        before = snapshot(table)
-        after = copy.deepcopy(target.before)
-        change = Change(kind="undo", summary=N_("Undo: %(what)s"),
-                        args={"what": {"msg": target.summary, "args": target.args}},
-                        keys=tuple(target.keys))
-        try:
-            if _commit_change(session, table, table.version, before, after, change, undoes=target):
-                return _reload(session, table_id), target
-        except (IntegrityError, OperationalError):
-            session.rollback()
-        time.sleep(0.005 * (attempt + 1))
-    raise Busy(table_id)
+        change = Change("undo", N_("Undo: %(what)s"), {"what": {"msg": target.summary, "args": target.args}})
+        _revert(session, table, target.version - 1, change, submission=submission, undoes=target)
+    return _fresh(session, table_id), target
+
+
+def undo_back_to(session: Session, table_id: int, action_id: int, seen_version: int | None, *,
+                 submission: str | None = None) -> tuple[Table, Action, int]:
+    """Take back every change made after action `action_id`, as one logged action (itself undoable).
+
+    `seen_version` is the version the phone's history list showed; if the table moved on since,
+    nothing happens and the phone is asked first (Conflict "history-moved" with what changed).
+    Returns the fresh table, the action gone back to, and how many later changes were taken back.
+    """
+    with _locked(session, table_id) as table:
+        _already(session, table, submission)
+        target = session.get(Action, action_id)
+        if target is None or target.table_id != table_id:
+            raise LookupError(action_id)
+        if seen_version is not None and seen_version != table.version:
+            raise Conflict(table, _since(session, table_id, min(seen_version, table.version)),
+                           reason="history-moved")
+        # What going back takes away: the later changes that still stand (undos don't count).
+        standing = _standing(session, table_id)
+        later = session.execute(select(Action.id).where(Action.table_id == table_id, Action.reverts_to.is_(None),
+                                                        Action.version > target.version)).scalars().all()
+        taken_back = sum(1 for i in later if i in standing)
+        if target.version == table.version or not taken_back:
+            raise NothingToUndo()
+        change = Change("revert", N_("Undid every change after: %(what)s"),
+                        {"what": {"msg": target.summary, "args": target.args}, "n": taken_back})
+        _revert(session, table, target.version, change, submission=submission)
+    return _fresh(session, table_id), target, taken_back

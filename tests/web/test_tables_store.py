@@ -24,29 +24,36 @@ def new_table(session, names=("Ana", "Bo")):
     return store.create(session, "sins", "T", players.make_players(list(names)), {"score": 0, "notes": {}})
 
 
-def add(n, keys=()):
+def add(n):
     def mutate(doc):
         doc["state"]["game"]["score"] += n
-    return Change("score.add", "%(n)s points", {"n": n}, keys=keys), mutate
+    return Change("score.add", "%(n)s points", {"n": n}, relative=True), mutate
+
+
+def set_score(n):
+    def mutate(doc):
+        doc["state"]["game"]["score"] = n
+    return Change("score.set", "score set to %(n)s", {"n": n}), mutate
 
 
 def set_note(key, value):
     def mutate(doc):
         doc["state"]["game"]["notes"][key] = value
-    return Change("note.set", "note %(k)s", {"k": key}, keys=(f"game.notes.{key}",)), mutate
+    return Change("note.set", "note %(k)s", {"k": key}), mutate
 
 
 def actions(session, table_id):
     return list(session.execute(select(Action).where(Action.table_id == table_id).order_by(Action.version)).scalars())
 
 
-def test_a_change_is_logged_with_the_document_before_it(session):
+def test_a_change_is_logged_as_the_patch_that_takes_it_back(session):
     table = new_table(session)
     change, mutate = add(2)
     table = store.apply(session, table.id, 0, change, mutate)
     assert table.version == 1 and table.state["game"]["score"] == 2
     [action] = actions(session, table.id)
-    assert action.version == 1 and action.before["state"]["game"]["score"] == 0 and action.args == {"n": 2}
+    assert action.version == 1 and action.args == {"n": 2}
+    assert action.undo_patch == [{"op": "replace", "path": "/state/game/score", "value": 0}]
 
 
 def test_a_change_that_changes_nothing_is_not_logged(session):
