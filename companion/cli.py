@@ -26,9 +26,28 @@ def migrate_command(release: bool):
     click.echo("database schema is up to date")
 
 
+@click.command("retention")
+@click.option("--dry-run", is_flag=True, help="Only list what would be archived and deleted.")
+def retention_command(dry_run: bool):
+    """Archive tables idle for RETENTION_ARCHIVE_DAYS; delete archived ones idle RETENTION_DELETE_DAYS more."""
+    from flask import current_app
+
+    from . import create_app, retention
+    from .db import get_session
+
+    app = current_app._get_current_object() if current_app else create_app()
+    with app.app_context():
+        out = retention.apply(get_session(), archive_days=app.config["RETENTION_ARCHIVE_DAYS"],
+                              delete_days=app.config["RETENTION_DELETE_DAYS"], dry_run=dry_run)
+    verb = "would be" if dry_run else "were"
+    click.echo(f"{len(out.archived)} idle tables {verb} archived, {len(out.deleted)} archived tables {verb} deleted")
+
+
 def main(argv=None):
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["migrate"]:
         return migrate_command.main(args[1:], standalone_mode=True)
-    click.echo("usage: python -m companion migrate [--release]")
+    if args[:1] == ["retention"]:
+        return retention_command.main(args[1:], standalone_mode=True)
+    click.echo("usage: python -m companion migrate [--release] | retention [--dry-run]")
     return 2

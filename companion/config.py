@@ -26,7 +26,10 @@ def _secret_key(instance_path: str) -> str:
 
 
 def defaults(instance_path: str) -> dict:
+    from .limits import settings as limit_settings
+
     return {
+        **limit_settings(),
         "DATABASE_URL": os.environ.get("DATABASE_URL")
         or f"sqlite:///{pathlib.Path(instance_path) / 'companion.sqlite3'}",
         # Every request body is small: names, counts, a pasted deck list at most.
@@ -53,4 +56,10 @@ def defaults(instance_path: str) -> dict:
         # Static files are compressed once at start-up by companion.assets, not per request.
         "COMPRESS_STREAMS": False,
         "POLL_SECONDS": 3,
+        # /healthz reports unhealthy when the SQLite database's disk has less free space than this.
+        "HEALTH_MIN_FREE_MB": int(os.environ.get("HEALTH_MIN_FREE_MB") or 50),
+        # Retention (`flask --app companion retention`): a table nobody changed for this many days
+        # is archived; an archived table untouched for this many more days is deleted.
+        "RETENTION_ARCHIVE_DAYS": int(os.environ.get("RETENTION_ARCHIVE_DAYS") or 180),
+        "RETENTION_DELETE_DAYS": int(os.environ.get("RETENTION_DELETE_DAYS") or 365),
     }

@@ -1,0 +1,94 @@
+"""Abuse limits (Flask-Limiter): how fast one client may create tables, one table may change, one
+table may save Apocalypse tracks. Over a limit the answer is 429 with Retry-After and a friendly
+page (a toast on a table page, as for every error; JSON under /api/).
+
+Settings (environment variables; the same names work in instance/config.py):
+
+- RATELIMIT_STORAGE_URI: where the counters live. "memory://" (default: per server process, so with
+  N gunicorn workers a client gets up to N times the limit) or "redis://host:6379" (shared by every
+  worker and machine; needs `pip install redis`).
+- LIMIT_NEW_TABLES: tables one client (IP address) may create. Default "10 per minute; 60 per day".
+- LIMIT_TABLE_ACTIONS: changes one table accepts, whoever sends them. Default "60 per 10 seconds;
+  2000 per hour": a busy table taps a few times a second at most.
+- LIMIT_PRESET_SAVES: Apocalypse tracks one table may save. Default "5 per hour; 20 per day".
+- COMPANION_RELAX_LIMITS=1: no limits at all, for load tests, benchmarks and the test suite.
+
+Behind a proxy set TRUST_PROXY=1, or every phone looks like the proxy's one address.
+"""
+from __future__ import annotations
+
+import os
+
+from flask import Flask, current_app, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+DEFAULTS = {
+    "LIMIT_NEW_TABLES": "10 per minute; 60 per day",
+    "LIMIT_TABLE_ACTIONS": "60 per 10 seconds; 2000 per hour",
+    "LIMIT_PRESET_SAVES": "5 per hour; 20 per day",
+}
+
+
+def relaxed() -> bool:
+    return os.environ.get("COMPANION_RELAX_LIMITS", "") not in ("", "0")
+
+
+def settings() -> dict:
+    """The limit settings from the environment, for config.defaults()."""
+    out = {name: os.environ.get(name) or value for name, value in DEFAULTS.items()}
+    out["RATELIMIT_STORAGE_URI"] = os.environ.get("RATELIMIT_STORAGE_URI") or "memory://"
+    out["RATELIMIT_ENABLED"] = not relaxed()
+    out["RATELIMIT_HEADERS_ENABLED"] = True  # Retry-After (and X-RateLimit-*) on a 429
+    out["RATELIMIT_STRATEGY"] = "moving-window"
+    return out
+
+
+def _setting(name: str):
+    return lambda: current_app.config[name]
+
+
+def _table_token() -> str:
+    return (request.view_args or {}).get("token", "")
+
+
+def _not_a_table_change() -> bool:
+    return request.method != "POST" or not _table_token() or request.endpoint in ("tables.forget",)
+
+
+limiter = Limiter(key_func=get_remote_address)
+
+new_tables = limiter.limit(_setting("LIMIT_NEW_TABLES"), key_func=get_remote_address,
+                           methods=["POST"], scope="new-table")
+preset_saves = limiter.shared_limit(_setting("LIMIT_PRESET_SAVES"), scope="preset-save", key_func=_table_token)
+
+
+def init_app(app: Flask) -> None:
+    limiter.init_app(app)
+
+
+_limited_blueprints: set[str] = set()
+
+
+def limit_table_actions(app: Flask, blueprint_names) -> None:
+    """Every POST to /t/<token>/... of these blueprints counts against that table's one budget.
+
+    The blueprints are module-level objects shared by every app made in this process (the tests
+    make many): each gets its limit once, and the limit reads the current app's setting.
+    """
+    shared = limiter.shared_limit(_setting("LIMIT_TABLE_ACTIONS"), scope="table-actions", key_func=_table_token,
+                                  exempt_when=_not_a_table_change)
+    for name in blueprint_names:
+        if name not in _limited_blueprints:
+            shared(app.blueprints[name])
+            _limited_blueprints.add(name)
+
+
+def retry_after() -> int:
+    """Seconds until the limit this request broke lets it through again (at least 1)."""
+    import time
+
+    current = limiter.current_limit
+    if current is None:
+        return 60
+    return max(1, int(current.reset_at - time.time()) + 1)
