@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import multiprocessing as mp
+import os
 import statistics
 import sys
 import tempfile
@@ -89,6 +90,59 @@ def summarize(runs: list[dict]) -> dict:
             "rps": n / sum(r["elapsed"] for r in runs), "errors": sum(r["errors"] for r in runs)}
 
 
+PLAYS = 500
+
+
+def seed_group(db: Path, plays: int) -> str:
+    """A group with `plays` finished 7 - The Sins tables and their plays, written straight into the
+    server's database (finishing 500 tables through the pages would take longer than the benchmark).
+    Five regulars, four at a time, scores spread over the rulebook's range, one play a day."""
+    import random
+    from datetime import datetime, timedelta, timezone
+
+    from sqlalchemy import create_engine
+    from sqlalchemy.orm import Session
+
+    from companion.games.sins import table as sins_table
+    from companion.models import Group, GroupTable, Play, Table
+    from companion.plays import build
+    from companion.tables import tokens
+    from companion.tables.players import make_players
+
+    rnd = random.Random(19)
+    regulars = ["Chiara", "Margherita", "Alberto", "Luca", "Béa"]
+    colours = ["red", "blue", "white", "black", "green"]
+    engine = create_engine(f"sqlite:///{db}")
+    start = datetime(2025, 1, 1, 20, tzinfo=timezone.utc)
+    with Session(engine) as session:
+        group = Group(token=tokens.new_token(), view_token=tokens.new_token(), name="Bench group")
+        session.add(group)
+        session.flush()
+        for i in range(plays):
+            seated = rnd.sample(range(5), 4)
+            people = make_players([regulars[j] for j in seated], [colours[j] for j in seated])
+            gs = sins_table.new_state(people)
+            gs["score"].update(mode="quick", abyss_total=rnd.choice([-1, 3, 9, 12]),
+                               quick={str(p["id"]): {"points": rnd.randint(-12, 20), "cards": rnd.randint(0, 20),
+                                                     "types": rnd.randint(0, 7)} for p in people})
+            doc = {"name": f"Night {i + 1}", "status": "playing", "state": {"players": people, "game": gs}, "result": None}
+            sins_table.finish(doc)
+            when = start + timedelta(days=i)
+            table = Table(token=tokens.new_token(), view_token=tokens.new_token(), game="sins", name=doc["name"],
+                          status="finished", version=1, state=doc["state"], result=doc["result"], created_at=when,
+                          updated_at=when + timedelta(minutes=70))
+            session.add(table)
+            session.flush()
+            session.add(GroupTable(table_id=table.id, group_id=group.id))
+            session.add(Play(table_id=table.id, group_id=group.id, game="sins", started_at=when,
+                             finished_at=when + timedelta(minutes=70), table_version=1,
+                             data=build.build_play("sins", doc)))
+        session.commit()
+        token = group.token
+    engine.dispose()
+    return token
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=8)
@@ -106,6 +160,10 @@ def main() -> None:
                 routes.append((f"table page: {game}", f"/t/{token}", None))
             routes.append(("table page: others, never cached", f"/t/{token}?bench={{n}}", None))
             routes.append(("poll, unchanged (204)", f"/t/{token}?since=0", {"HX-Request": "true", "HX-Target": "live"}))
+            group = seed_group(Path(tmp) / "companion.sqlite3", PLAYS)
+            routes.append((f"group page, {PLAYS} plays", f"/g/{group}", None))
+            routes.append((f"group page, {PLAYS} plays, one game", f"/g/{group}?game=sins", None))
+            routes.append((f"group page, {PLAYS} plays, never cached", f"/g/{group}?bench={{n}}", None))
             for _label, path, extra in routes:  # warm up every worker and cache
                 load(server.port, path, 1.0, args.concurrency, extra)
             measured = {label: [] for label, _p, _e in routes}
@@ -116,7 +174,9 @@ def main() -> None:
             server.stop()
 
     base = summarize(measured[trivial[0]])
-    print(f"gunicorn gthread, {args.workers} workers x 4 threads, SQLite; {args.concurrency} concurrent keep-alive "
+    worker = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
+    shape = "4 threads each" if worker == "gthread" else "one event loop each"
+    print(f"gunicorn {worker}, {args.workers} workers ({shape}), SQLite; {args.concurrency} concurrent keep-alive "
           f"clients, {args.seconds:g} s per route (trivial route measured before and after); "
           f"headers: Accept-Encoding br, gzip")
     print()

@@ -6,7 +6,7 @@ import os
 from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import assets, config, db, errors, security
+from . import assets, config, db, errors, limits, numbers, security
 from .extensions import babel, compress, csrf, htmx
 
 
@@ -43,10 +43,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     assets.init_app(app)
     security.init_app(app)
     errors.init_app(app)
+    numbers.init_app(app)
+    limits.init_app(app)
 
     from . import core
     from .api import api
     from .games import GAMES
+    from .plays.views import bp as groups_bp
     from .rules import bp as rules_bp
     from .tables.views import bp as tables_bp
 
@@ -54,15 +57,18 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(core.bp)
     app.register_blueprint(tables_bp)
     app.register_blueprint(rules_bp)
+    app.register_blueprint(groups_bp)
     for game in GAMES.values():
         if game.blueprint is not None:
             app.register_blueprint(game.blueprint)
     # After the games: they add their endpoints to the API blueprint when imported.
     app.register_blueprint(api)
+    limits.limit_table_actions(app, ["tables", *(g.key for g in GAMES.values() if g.blueprint is not None)])
 
-    from .cli import migrate_command
+    from .cli import migrate_command, retention_command
 
     app.cli.add_command(migrate_command)
+    app.cli.add_command(retention_command)
 
     @app.context_processor
     def globals_for_templates():

@@ -63,11 +63,13 @@ class Problems:
 
 def count(value, path: str, problems: Problems, *, maximum: int = 999, minimum: int = 0) -> int:
     """Read a whole-number count from untrusted input (JSON or a form), recording a problem if it isn't one."""
+    from .numbers import parse_int  # here: numbers imports N_ from this module
+
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer():
             value = int(value)
-        elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            value = int(value.strip())
+        elif isinstance(value, str) and parse_int(value, signed=True) is not None:
+            value = parse_int(value, signed=True)
         else:
             problems.add(path, N_("Enter a whole number."))
             return minimum

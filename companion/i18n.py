@@ -6,6 +6,8 @@ import pathlib
 from flask import current_app, g, request
 from flask_babel import get_translations, gettext
 
+from .text import isolate
+
 HERE = pathlib.Path(__file__).resolve().parent
 
 
@@ -35,7 +37,7 @@ def translation_directories() -> list[str]:
 
     Each game owns its own catalog so the games' work never collides in one .po file.
     """
-    dirs = [HERE / "translations", HERE / "rules" / "translations"]
+    dirs = [HERE / "translations", HERE / "rules" / "translations", HERE / "plays" / "translations"]
     dirs += sorted(p for p in (HERE / "games").glob("*/translations") if p.is_dir())
     return [str(d) for d in dirs if d.is_dir()]
 
@@ -61,7 +63,8 @@ def render_message(msg, args: dict | None = None) -> str:
         return gettext(term)
     values = {}
     for key, value in (args or {}).items():
-        values[key] = render_message(value) if isinstance(value, dict) else value
+        # A typed name inside a sentence: isolated when right-to-left, so it cannot reorder the line.
+        values[key] = render_message(value) if isinstance(value, dict) else isolate(value) if isinstance(value, str) else value
     text = gettext(msg)
     if not values:
         return text

@@ -29,8 +29,9 @@ OPTIONS = {"**.html": {"extensions": "jinja2.ext.i18n", "newstyle_gettext": "tru
 def catalogs() -> list[tuple[str, pathlib.Path, list[pathlib.Path], list[str]]]:
     """(name, translations dir, source dirs, sub-folders to skip) for every catalog."""
     games = sorted(p.name for p in (PKG / "games").iterdir() if (p / "__init__.py").exists())
-    out = [("core", PKG / "translations", [PKG, ROOT / "templates"], ["games", "rules"] + games),
-           ("rules", PKG / "rules" / "translations", [PKG / "rules", ROOT / "templates" / "rules"], [])]
+    out = [("core", PKG / "translations", [PKG, ROOT / "templates"], ["games", "rules", "plays", "groups"] + games),
+           ("rules", PKG / "rules" / "translations", [PKG / "rules", ROOT / "templates" / "rules"], []),
+           ("plays", PKG / "plays" / "translations", [PKG / "plays", ROOT / "templates" / "groups"], [])]
     for g in games:
         out.append((g, PKG / "games" / g / "translations", [PKG / "games" / g, ROOT / "templates" / g], []))
     return out

@@ -9,14 +9,16 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import uuid
 
 import pytest
 from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
 from companion import create_app
-from companion.db import migrate, normalize_url
+from companion.db import migrate
+
+# The suite acts far faster than any table: no abuse limits, here and in the servers it starts
+# (tests/web/test_limits.py turns them on for itself).
+os.environ.setdefault("COMPANION_RELAX_LIMITS", "1")
 
 PG_URL = os.environ.get("TEST_DATABASE_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
@@ -34,17 +36,10 @@ def pg_database():
     """A private PostgreSQL database for this test session, migrated, dropped at the end."""
     if not PG_URL:
         pytest.skip("TEST_DATABASE_URL is not set")
-    server = make_url(normalize_url(PG_URL))
-    name = f"companion_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(server, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = server.set(database=name).render_as_string(hide_password=False)
-    migrate(url)
-    yield url
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+    from tests.servers import private_database
+
+    with private_database(PG_URL) as url:
+        yield url
 
 
 def _database_url(backend, request, tmp_path):
@@ -56,7 +51,7 @@ def _database_url(backend, request, tmp_path):
     url = request.getfixturevalue("pg_database")
     engine = create_engine(url)
     with engine.begin() as conn:
-        conn.execute(text("TRUNCATE table_action, game_table, preset RESTART IDENTITY CASCADE"))
+        conn.execute(text("TRUNCATE table_action, game_table, preset, play_group RESTART IDENTITY CASCADE"))
     engine.dispose()
     return url
 

@@ -4,6 +4,7 @@ Used by the durability test and by bench/run.py.
 """
 from __future__ import annotations
 
+import contextlib
 import http.cookiejar
 import os
 import re
@@ -15,6 +16,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +40,8 @@ class Gunicorn:
         self.url = f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 30) -> "Gunicorn":
-        env = {**os.environ, "COMPANION_INSTANCE": str(self.instance), "HOST": "127.0.0.1", "PORT": str(self.port),
+        env = {**os.environ, "COMPANION_RELAX_LIMITS": "1",  # benchmarks and tests go faster than any table
+               "COMPANION_INSTANCE": str(self.instance), "HOST": "127.0.0.1", "PORT": str(self.port),
                "WEB_CONCURRENCY": str(self.workers), **self.env}
         if "DATABASE_URL" not in self.env:
             env.pop("DATABASE_URL", None)  # this server's own SQLite file, whatever the shell says
@@ -120,3 +123,30 @@ class Browser:
         _status, _headers, html = self.get(f"/t/{table_token}/table")
         return {"csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', html).group(1),
                 "v": re.search(r'data-version="(\d+)"', html).group(1)}
+
+
+@contextlib.contextmanager
+def private_database(server_url: str, prefix: str = "companion_test", *, migrate_to: str | None = "head"):
+    """A PostgreSQL database of its own on `server_url`'s server, dropped afterwards: yields its URL.
+
+    `migrate_to` is the Alembic revision to bring it to (None: leave it empty)."""
+    from alembic import command
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from companion.db import alembic_config, normalize_url
+
+    server = make_url(normalize_url(server_url))
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = server.set(database=name).render_as_string(hide_password=False)
+    try:
+        if migrate_to:
+            command.upgrade(alembic_config(url), migrate_to)
+        yield url
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()

@@ -20,9 +20,34 @@ class Page:
     slug: str
     title: str  # message id
     template: str
+    # A shorter label for the tab strip (message id), when the title is long; the title stays the
+    # page's heading and its <title>. Every tab must stay on screen at 320 px (the strip wraps).
+    tab: str | None = None
     # A page is cached per table version (see tables/live.py). A page that shows anything not in
     # the table's document (e.g. server-wide presets) must say cache=False.
     cache: bool = True
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Which way a game's turns go around the table: the order the players list is read in."""
+
+    clockwise: bool
+    rule: str | None  # the rules reference section that says so
+    source: str  # the rulebook section it comes from
+
+
+# One line per game, read from each rulebook (kept here so the games' own modules stay theirs):
+SEATING = {
+    # 7 - The Sins, "Gameplay": the first player, then play goes counter-clockwise.
+    "sins": Seating(False, "first-player", "Gameplay"),
+    # Sinful Gibbon, "Basics - Basic idea": one player at a time in clockwise order.
+    "gibbon": Seating(True, "overview", "Basics"),
+    # City of Five Sails, "Phase 3: High Drama" (and Muster, Resolve Scheme): clockwise from the First Player.
+    "fivesails": Seating(True, "high-drama-actions", "Phase 3: High Drama"),
+    # The Others: 7 Sins, "Hero Turns": from the hero chosen to go first, clockwise.
+    "others": Seating(True, "hero-turns", "Hero Turns"),
+}
 
 
 @dataclass(frozen=True)
@@ -44,6 +69,10 @@ class Game:
     context: Callable[[str, object, dict], dict] | None = None
     # The rules reference section that introduces the game (e.g. "overview").
     rules_section: str = "overview"
+
+    @property
+    def seating(self) -> Seating:
+        return SEATING.get(self.key, Seating(True, None, ""))
 
     def page(self, slug: str) -> Page | None:
         return next((p for p in self.pages if p.slug == slug), None)

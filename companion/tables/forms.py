@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, SelectField, StringField
+from wtforms import HiddenField, SelectField, StringField
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
 
+from ..numbers import IntegerField
 from .players import COLOURS, NAME_MAX
 from .store import STATUSES, TABLE_NAME_MAX
 
@@ -20,6 +21,8 @@ class TableForm(FlaskForm):
     v = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
     page = HiddenField(validators=[Optional(), Length(max=24)])
     form_key = HiddenField(validators=[Optional(), Length(max=60)])
+    # One-time submission id (see store.submission_key): a retry of the same submission never counts twice.
+    sid = HiddenField(validators=[Optional(), Length(max=400)])
 
 
 class PlayerForm(TableForm):
@@ -54,8 +57,17 @@ class StatusForm(TableForm):
     status = SelectField(choices=list(STATUSES))
 
 
+class ArchiveForm(TableForm):
+    archive = IntegerField(validators=[InputRequired(), AnyOf([0, 1])])
+
+
 class UndoForm(TableForm):
     action = IntegerField(validators=[Optional(), NumberRange(min=1)])
+
+
+class BackToForm(TableForm):
+    action = IntegerField(validators=[InputRequired(_l("Choose the change to go back to.")),
+                                      NumberRange(min=1, max=2**31 - 1)])
 
 
 class OpenLinkForm(FlaskForm):

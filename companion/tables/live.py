@@ -7,10 +7,12 @@ Other phones poll the page with `?since=<version>` and get 204 until something c
 from __future__ import annotations
 
 import gzip
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Callable
+from urllib.parse import parse_qsl, urlsplit
 
 import brotli
 from flask import (abort, current_app, flash, g, get_flashed_messages, make_response, redirect, render_template,
@@ -24,11 +26,12 @@ from ..db import get_session
 from ..domain import N_, Invalid
 from ..games.base import Game, Page
 from ..models import Table
+from ..numbers import parse_int
 from ..web import wants_fragment
 from . import store
 
 LIVE_ID = "live"
-SETTINGS = Page("table", N_("Players & table"), "tables/_settings.html")
+SETTINGS = Page("table", N_("Players & table"), "tables/_settings.html", tab=N_("Players"))
 
 
 @dataclass
@@ -104,7 +107,12 @@ class TableView:
 
     def poll_url(self) -> str:
         """This page as shown now (with its query, e.g. which round) asking "changed since?"."""
-        args = {k: v for k, v in request.args.items() if k != "since"} if request.method == "GET" else {}
+        if request.method == "GET":
+            pairs = request.args.items()
+        else:  # after an action, keep the query of the page it was taken from (htmx names that page)
+            pairs = parse_qsl(urlsplit(request.headers.get("HX-Current-URL", "")[:2000]).query)
+        # Only the page's own query: never a name url_for takes itself ("token", "_external"...).
+        args = {k: v for k, v in pairs if k not in ("since", "token", "slug") and not k.startswith("_")}
         return url_for("tables.page", token=self.tok, slug=self.page.slug, **args, since=self.table.version)
 
     @property
@@ -125,9 +133,29 @@ def open_table(token: str, *, edit: bool) -> tuple[Table, bool]:
     if found is None:
         abort(404)
     table, readonly = found
+    if _other_games_route(table):
+        abort(404)  # a table of one game posted to another game's route: no such page for this table
     if edit and readonly:
         abort(403)
+    if edit and archived(table) and request.endpoint not in WHILE_ARCHIVED:
+        abort(423)  # archived: restore it first (tables/views.py)
     return found
+
+
+# What an archived table still accepts: restoring it, its links, deleting it.
+WHILE_ARCHIVED = {"tables.archive", "tables.rotate_link", "tables.delete_table"}
+
+
+def archived(table: Table) -> bool:
+    return bool((table.state or {}).get("archived"))
+
+
+def _other_games_route(table: Table) -> bool:
+    """True when this request is for a game's own route and the table is of another game
+    (each game's blueprint is named after its game key)."""
+    from ..games import GAMES
+
+    return request.blueprint in GAMES and request.blueprint != table.game
 
 
 def resolve_page(game: Game, table: Table, slug: str | None) -> Page:
@@ -201,7 +229,7 @@ def cached_page(key: tuple, version: int):
     if "_flashes" in session:
         return None
     html = page_cache().get(key)
-    return None if html is None else _respond(html, 200, version, key)
+    return None if html is None else respond_page(html, 200, version, key)
 
 
 def phone_csrf_token() -> str:
@@ -232,7 +260,7 @@ def _compress(body: bytes, encoding: str | None) -> bytes:
     return body
 
 
-def _respond(html: str, status: int, version: int, key: tuple | None = None):
+def respond_page(html: str, status: int, version: int, key: tuple | None = None):
     """Answer with a page, its CSRF placeholder filled in; a cached page is also compressed once per
     phone and encoding, then served from memory."""
     token = phone_csrf_token()
@@ -271,7 +299,8 @@ def render(t: TableView, *, status: int = 200, bound: Bound | None = None, banne
         banner = {"kind": "error", "text": _("That was not saved:"), "details": details}
     db = get_session()
     actions = store.recent_actions(db, t.table.id)
-    latest = next((a for a in actions if a.undoes is None and a.undone_by is None), None)
+    latest = next((a for a in actions if a.undoes is None and a.undone_by is None
+                   and a.kind not in store.NOT_UNDOABLE), None)
     if latest is None and len(actions) == store.RECENT:
         latest = store.latest_undoable(db, t.table.id)
     extra = t.game.context(t.page.slug, t.table, t.state) if t.game.context else {}
@@ -285,12 +314,17 @@ def render(t: TableView, *, status: int = 200, bound: Bound | None = None, banne
         slug = t.page.slug if requested is ... else requested
         key = page_key(t.table.id, t.table.version, slug, t.tok, fragment)
         page_cache().put(key, html)
-    return _respond(html, status, t.table.version, key)
+    return respond_page(html, status, t.table.version, key)
 
 
 def seen_version() -> int | None:
-    raw = request.form.get("v", "")
-    return int(raw) if raw.isdigit() else None
+    """The table version the acting phone's page showed (strict digits, see numbers.py; else unknown)."""
+    return parse_int(request.form.get("v", ""))
+
+
+def submission() -> str | None:
+    """The stored key of this request's one-time submission id (`sid`, sent by every table form)."""
+    return store.submission_key(request.form.get("sid"))
 
 
 def conflict_banner(conflict: store.Conflict) -> dict:
@@ -300,6 +334,9 @@ def conflict_banner(conflict: store.Conflict) -> dict:
     if conflict.reason == "undo-moved":
         text = _("Another phone changed the table, so the latest change is no longer the one you saw. "
                  "Nothing was undone: check the log and tap Undo again if you still want to.")
+    elif conflict.reason == "history-moved":
+        text = _("Another phone changed the table since this list was loaded. Nothing was undone yet: "
+                 "check the changes below and confirm if you still want to go back.")
     else:
         text = _("The table changed on another phone, so your change was not applied. "
                  "Here is the fresh state; your entry is kept below.")
@@ -325,37 +362,47 @@ def perform(token: str, form, build: Callable[[object, "TableView"], tuple[store
         return invalid({k: [str(m) for m in v] for k, v in form.errors.items()})
     try:
         change, mutate = build(form, t)
-        table = store.apply(get_session(), table.id, seen_version(), change, mutate)
+        table = store.apply(get_session(), table.id, seen_version(), change, mutate, submission=submission())
     except Invalid as err:
         return invalid(err.as_dict(_))
     except store.Conflict as conflict:
         t.table = conflict.table
         return render(t, status=409, bound=Bound(key, request.form.copy()), banner=conflict_banner(conflict))
-    except store.Busy:
-        abort(503)
+    except store.AlreadyDone as done:
+        # A retry of a submission that was saved (its answer was lost): answer as the first time.
+        table = done.table
     t.table = table
     return after_change(t)
 
 
-def act(token: str, form, kind: str, summary, keys, work: Callable[[dict, object, dict], None], *,
-        slug: str | None = None):
+def act(token: str, form, kind: str, summary, work: Callable[[dict, object, dict], None], *,
+        relative: bool = False, slug: str | None = None):
     """`perform` for the common shape of a game action: one logged change.
 
-    `summary` and `keys` are values or functions of the validated form; `work(doc, form, args)`
-    changes the document (raising Invalid to refuse) and fills the log line's `args`.
+    `summary` is a value or a function of the validated form; `work(doc, form, args)` changes the
+    document (raising Invalid to refuse) and fills the log line's `args`. `relative` marks an
+    increment, which lands whatever another phone changed meanwhile (see store.Change).
     """
     def build(form, _t):
-        change = store.Change(kind, summary(form) if callable(summary) else summary, {},
-                              keys=tuple(keys(form) if callable(keys) else keys))
+        change = store.Change(kind, summary(form) if callable(summary) else summary, {}, relative=relative)
         return change, lambda doc: work(doc, form, change.args)
     return perform(token, form, build, slug=slug)
 
 
 def after_change(t: TableView):
+    from ..plays.sync import sync as sync_play  # issue 19: a finished table's play follows its document
+
+    sync_play(get_session(), t.table)
     if wants_fragment(LIVE_ID):
         return render(t, fragment=True)
-    anchor = request.form.get("form_key")
-    return redirect(t.page_url() + (f"#{anchor}" if anchor else ""), code=303)
+    # The change is saved by now: building the answer must not fail on whatever form_key held
+    # (a line break would make an invalid Location header). Only a plain id becomes the anchor.
+    anchor = request.form.get("form_key", "")
+    safe = anchor if _ANCHOR.fullmatch(anchor) else ""
+    return redirect(t.page_url() + (f"#{safe}" if safe else ""), code=303)
+
+
+_ANCHOR = re.compile(r"[A-Za-z0-9_-]{1,60}", re.ASCII)
 
 
 def act_simple(token: str, form, change: store.Change, mutate: Callable[[dict], None], slug: str | None = None):

@@ -6,6 +6,7 @@ is the list order.
 from __future__ import annotations
 
 from ..domain import N_, Invalid, Problem
+from ..text import clean_line
 
 NAME_MAX = 30
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "black", "white")
@@ -16,7 +17,7 @@ COLOUR_NAMES = {
 
 
 def clean_name(raw: str, field: str = "name") -> str:
-    name = " ".join((raw or "").split())
+    name = clean_line(raw)
     if not name:
         raise Invalid(Problem(field, N_("Enter a name.")))
     if len(name) > NAME_MAX:

@@ -32,3 +32,11 @@ def forget(resp, token: str):
     resp.set_cookie(COOKIE, value, max_age=MAX_AGE, httponly=True, samesite="Lax",
                     secure=request.is_secure, path="/")
     return resp
+
+
+def replace(resp, old: str, new: str):
+    """The table's edit link changed: this phone's list holds the new one, first, and not the old."""
+    value = ".".join([new] + [t for t in tokens() if t not in (old, new)][: KEEP - 1])
+    resp.set_cookie(COOKIE, value, max_age=MAX_AGE, httponly=True, samesite="Lax",
+                    secure=request.is_secure, path="/")
+    return resp

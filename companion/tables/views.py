@@ -1,23 +1,30 @@
 """Home, new tables, the table page and what every table shares: players, name, status, undo."""
 from __future__ import annotations
 
-from sqlalchemy import or_, select
+import logging
+from datetime import datetime, timezone
+
+from sqlalchemy import delete, or_, select, update
 from flask import Blueprint, abort, current_app, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..db import get_session
 from ..domain import N_, Invalid
 from ..games import GAMES
 from ..i18n import render_message
-from ..models import Table
+from ..limits import new_tables
+from ..models import Action, Table
+from ..numbers import query_int
+from ..text import clean_line
 from ..web import local_path, wants_fragment
 from . import players as players_mod
-from . import qr, recent, store
-from .forms import (AddPlayerForm, ColourForm, EmptyForm, MoveForm, NewTableForm, OpenLinkForm, PlayerForm, PrefsForm,
-                    RenamePlayerForm, RenameTableForm, StatusForm, UndoForm)
+from . import qr, recent, store, tokens
+from .forms import (AddPlayerForm, ArchiveForm, BackToForm, ColourForm, EmptyForm, MoveForm, NewTableForm, OpenLinkForm,
+                    PlayerForm, PrefsForm, RenamePlayerForm, RenameTableForm, StatusForm, TableForm, UndoForm)
 from .live import (LIVE_ID, Bound, after_change, cached_page, conflict_banner, form_view, open_table, page_key,
-                   perform, render, view_for)
-from .tokens import token_from_link
+                   perform, render, seen_version, submission, view_for)
+from .tokens import new_token, token_from_link
 
 bp = Blueprint("tables", __name__)
 
@@ -77,10 +84,20 @@ def new(game_key):
     game = _game_or_404(game_key)
     return render_template("new_table.html", game=game, form=NewTableForm(),
                            names=[""] * game.max_players, colours=[""] * game.max_players,
-                           player_errors={}, general_errors=[])
+                           player_errors={}, general_errors=[], sid=new_token())
+
+
+def reverse_seats(names: list[str], colours: list[str]) -> tuple[list[str], list[str]]:
+    """The players typed the other way round the table: the first player stays first and the
+    others are read in the opposite direction (A B C D -> A D C B). Blank rows stay at the end."""
+    filled = [(n, c) for n, c in zip(names, colours) if n.strip()]
+    turned = filled[:1] + filled[:0:-1]
+    pad = len(names) - len(turned)
+    return [n for n, _c in turned] + [""] * pad, [c for _n, c in turned] + [""] * pad
 
 
 @bp.post("/new/<game_key>")
+@new_tables
 def create(game_key):
     game = _game_or_404(game_key)
     form = NewTableForm()
@@ -88,6 +105,12 @@ def create(game_key):
     colours = [request.form.get(f"colours-{i}", "") for i in range(game.max_players)]
     player_errors: dict[int, list[str]] = {}
     general: list[str] = []
+    if request.form.get("reverse"):
+        # "Reverse the order" (the form's second button; with JavaScript it happens on the phone).
+        names, colours = reverse_seats(names, colours)
+        return render_template("new_table.html", game=game, form=form, names=names, colours=colours,
+                               player_errors={}, general_errors=[], reversed=True,
+                               sid=request.form.get("sid", "")[:60] or new_token())
     filled = [(i, n) for i, n in enumerate(names) if n.strip()]
     if not game.min_players <= len(filled) <= game.max_players:
         general.append(_("%(game)s is for %(min)d to %(max)d players: enter %(min)d to %(max)d names.",
@@ -99,12 +122,24 @@ def create(game_key):
         for p in err.problems:
             index = filled[int(p.field.split(".")[1])][0]
             player_errors.setdefault(index, []).append(p.text(_))
-    if form.validate() and not player_errors and not general:
-        table = store.create(get_session(), game.key, form.name.data, people, game.new_state(people))
+    valid = form.validate()
+    try:
+        name = store.clean_table_name(clean_line(form.name.data))
+    except Invalid as err:  # only spaces, or only invisible characters
+        if valid or not form.name.errors:
+            form.name.errors = list(form.name.errors) + [p.text(_) for p in err.problems]
+        valid = False
+    if valid and not player_errors and not general:
+        table = store.create(get_session(), game.key, name, people, game.new_state(people),
+                             submission=submission())
+        from ..plays.views import join_new_table  # issue 19: a table started from a group's page
+
+        join_new_table(table, request.form.get("group", ""))
         resp = redirect(url_for("tables.page", token=table.token), code=303)
         return recent.remember(resp, table.token)
     return render_template("new_table.html", game=game, form=form, names=names, colours=colours,
-                           player_errors=player_errors, general_errors=general), 422
+                           player_errors=player_errors, general_errors=general,
+                           sid=request.form.get("sid", "")[:60] or new_token()), 422
 
 
 # -- the table page --------------------------------------------------------------------------------
@@ -118,8 +153,7 @@ def page(token, slug):
     if found is None:
         abort(404)
     table_id, version = found
-    since = request.args.get("since", "")
-    if since.isdigit() and int(since) == version:
+    if query_int(request.args, "since") == version:
         # A phone polling for changes: answer with nothing until there is something.
         resp = make_response("", 204)
         resp.headers["X-Table-Version"] = str(version)
@@ -152,8 +186,7 @@ def rename_player(token):
             old, new = players_mod.rename(doc["state"], pid, form.name.data)
             change.args.update(old=old, new=new)
 
-        change = store.Change("player.rename", N_("%(old)s is now called %(new)s"), {},
-                              keys=(f"players.{pid}.name",))
+        change = store.Change("player.rename", N_("%(old)s is now called %(new)s"), {})
         return change, mutate
     return perform(token, RenamePlayerForm(), build)
 
@@ -162,7 +195,7 @@ def rename_player(token):
 def colour_player(token):
     def build(form, t):
         pid = form.player.data
-        change = store.Change("player.colour", N_("%(player)s changed colour"), {}, keys=(f"players.{pid}.colour",))
+        change = store.Change("player.colour", N_("%(player)s changed colour"), {})
 
         def mutate(doc):
             change.args["player"] = _player_name(doc, pid)
@@ -176,7 +209,7 @@ def move_player(token):
     def build(form, t):
         pid, step = form.player.data, form.step.data
         msg = N_("%(player)s moved one seat earlier") if step < 0 else N_("%(player)s moved one seat later")
-        change = store.Change("player.move", msg, {}, keys=("players.order",))
+        change = store.Change("player.move", msg, {})
 
         def mutate(doc):
             change.args["player"] = _player_name(doc, pid)
@@ -188,7 +221,7 @@ def move_player(token):
 def _join_or_leave(token, form, kind, summary, operation):
     """Add or remove a player: only while setting up, within the game's player count."""
     def build(form, t):
-        change = store.Change(kind, summary, {}, keys=("players",))
+        change = store.Change(kind, summary, {})
 
         def mutate(doc):
             if doc["status"] != store.SETTING_UP:
@@ -216,10 +249,10 @@ def remove_player(token):
 @bp.post("/t/<token>/rename")
 def rename_table(token):
     def build(form, t):
-        change = store.Change("table.rename", N_("The table is now called %(name)s"), {}, keys=("name",))
+        change = store.Change("table.rename", N_("The table is now called %(name)s"), {})
 
         def mutate(doc):
-            doc["name"] = store.clean_table_name(form.name.data)
+            doc["name"] = store.clean_table_name(clean_line(form.name.data))
             change.args["name"] = doc["name"]
         return change, mutate
     return perform(token, RenameTableForm(), build)
@@ -230,7 +263,7 @@ def set_status(token):
     def build(form, t):
         status = form.status.data
         change = store.Change("table.status", N_("The table is now %(status)s"),
-                              {"status": {"term": store.STATUS_NAMES[status]}}, keys=("status",))
+                              {"status": {"term": store.STATUS_NAMES[status]}})
 
         def mutate(doc):
             doc["status"] = status
@@ -247,16 +280,159 @@ def undo(token):
         return render(t, status=422, bound=Bound("undo", request.form.copy(), {},
                                                    [str(m) for ms in form.errors.values() for m in ms]))
     try:
-        t.table, target = store.undo(get_session(), table.id, form.action.data)
+        t.table, target = store.undo(get_session(), table.id, form.action.data, submission=submission())
     except store.NothingToUndo:
         return render(t, status=409, banner={"kind": "info", "text": _("There is nothing left to undo.")})
     except store.Conflict as conflict:
         t.table = conflict.table
         return render(t, status=409, banner=conflict_banner(conflict))
-    except store.Busy:
-        abort(503)
+    except store.AlreadyDone as done:  # a retried tap whose first answer was lost
+        t.table, target = done.table, done.action
     flash(_("Undone: %(what)s", what=render_message(target.summary, target.args)))
     return after_change(t)
+
+
+# -- links, archive, delete -----------------------------------------------------------------------
+#
+# Whoever holds the edit link can replace it (the old link stops opening the table; the view-only
+# link keeps working), archive the table (read-only until restored) or delete it for good. The first
+# two are logged in the table's history like any change; a deletion goes to the server's log.
+
+log = logging.getLogger("companion")
+
+
+def _edit_link_table(token):
+    """The table for a link-management button: the edit link and a valid form (CSRF, version) only."""
+    table, _readonly = open_table(token, edit=True)
+    if not TableForm().validate():
+        abort(400)
+    return table
+
+
+def _navigate(target: str):
+    """Leave the table page: htmx follows HX-Redirect, a page without JavaScript the 303."""
+    if wants_fragment(LIVE_ID):
+        resp = make_response("", 204)
+        resp.headers["HX-Redirect"] = target
+        return resp
+    return redirect(target, code=303)
+
+
+@bp.post("/t/<token>/link/rotate")
+def rotate_link(token):
+    table = _edit_link_table(token)
+    session = get_session()
+    change = store.Change("table.link", N_("The table's edit link was replaced: the old one no longer opens it"),
+                          {})
+
+    def mutate(doc):
+        links = doc["state"].setdefault("links", {})
+        links["edit_replaced"] = links.get("edit_replaced", 0) + 1
+    new = tokens.new_token()
+    with store.write_transaction(session):  # the log line and the new link land together, or neither
+        store.apply(session, table.id, None, change, mutate)
+        session.execute(update(Table).where(Table.id == table.id, Table.token == token).values(token=new))
+    log.info("table %s: edit link replaced", table.id)
+    flash(_("This table has a new edit link. The old one no longer works: share this one."))
+    return recent.replace(_navigate(url_for("tables.page", token=new, slug="table")), token, new)
+
+
+@bp.post("/t/<token>/archive")
+def archive(token):
+    def build(form, t):
+        on = bool(form.archive.data)
+        msg = N_("The table was archived: it can be read but not changed") if on else N_("The table was restored")
+        change = store.Change("table.archive", msg, {})
+
+        def mutate(doc):
+            if on:
+                doc["state"]["archived"] = True
+            else:
+                doc["state"].pop("archived", None)
+        return change, mutate
+    return perform(token, ArchiveForm(), build, slug="table")
+
+
+@bp.post("/t/<token>/delete")
+def delete_table(token):
+    table = _edit_link_table(token)
+    session = get_session()
+    session.execute(delete(Table).where(Table.id == table.id))
+    session.commit()
+    log.info("table %s deleted through its edit link", table.id)
+    flash(_("The table “%(name)s” was deleted.", name=table.name))
+    return recent.forget(_navigate(url_for("tables.home")), token)
+
+
+# -- history ---------------------------------------------------------------------------------------
+
+HISTORY_PAGE = 30
+
+
+def _utc(when: datetime) -> datetime:
+    """A stored time in UTC (SQLite gives it back without its zone; it was written in UTC)."""
+    return when.replace(tzinfo=timezone.utc) if when.tzinfo is None else when.astimezone(timezone.utc)
+
+
+def _history(token: str, table, readonly: bool, *, status: int = 200, banner: dict | None = None,
+             confirm=None, page: int | None = None):
+    """The whole log of a table, newest first, a page at a time; each change that has later ones
+    standing offers "undo back to here"."""
+    if page is None:
+        raw = request.args.get("page", "1")
+        page = int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) <= 6 and int(raw) > 0 else 1
+    db = get_session()
+    actions, total = store.history(db, table.id, page, HISTORY_PAGE)
+    pages = max(1, -(-total // HISTORY_PAGE))
+    if page > pages and total:
+        abort(404)
+    # A change can be gone back to when a later change (not an undo) still stands.
+    newest_standing = db.execute(select(Action.version).where(
+        Action.table_id == table.id, Action.undone_by.is_(None), Action.reverts_to.is_(None))
+        .order_by(Action.version.desc()).limit(1)).scalar()
+    t = view_for(table, readonly, token, None)
+    resp = make_response(render_template(
+        "tables/history.html", t=t, actions=actions, total=total, page=page, pages=pages,
+        newest_standing=newest_standing or 0, banner=banner, confirm=confirm, per_page=HISTORY_PAGE,
+        utc=_utc), status)
+    return recent.remember(resp, token)
+
+
+@bp.get("/t/<token>/history")
+def history(token):
+    table, readonly = open_table(token, edit=False)
+    return _history(token, table, readonly)
+
+
+@bp.post("/t/<token>/history/back-to")
+def undo_back_to(token):
+    table, readonly = open_table(token, edit=True)
+    form = BackToForm()
+    if not form.validate():
+        return _history(token, table, readonly, status=422, banner={
+            "kind": "error", "text": _("That was not saved:"),
+            "details": [str(m) for ms in form.errors.values() for m in ms]})
+    try:
+        fresh, target, n = store.undo_back_to(get_session(), table.id, form.action.data, seen_version(),
+                                              submission=submission())
+    except LookupError:
+        abort(404)
+    except store.NothingToUndo:
+        return _history(token, table, readonly, status=409,
+                        banner={"kind": "info", "text": _("Nothing after this change is left to undo.")})
+    except store.Conflict as conflict:
+        target = get_session().get(Action, form.action.data)
+        return _history(token, conflict.table, readonly, status=409, banner=conflict_banner(conflict),
+                        confirm=target)
+    except store.AlreadyDone:
+        return redirect(url_for("tables.history", token=token), code=303)
+    from ..plays.sync import sync as sync_play  # issue 19: a finished table's play follows its document
+
+    sync_play(get_session(), fresh)
+    flash(ngettext("Went back to “%(what)s”: %(num)d later change undone.",
+                   "Went back to “%(what)s”: %(num)d later changes undone.", n,
+                   what=render_message(target.summary, target.args)))
+    return redirect(url_for("tables.history", token=token), code=303)
 
 
 # -- preferences -----------------------------------------------------------------------------------

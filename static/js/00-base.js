@@ -47,6 +47,67 @@
     input.dispatchEvent(new Event("change", { bubbles: true }));
   });
 
+  /* Number entry (m.number): a chip sets the box; typing in the box lights the matching chip (or
+     none, so an emptied box is sent empty and refused, never read as 0); ± flips the sign. */
+  function numBox(el) {
+    var wrap = el.closest("[data-num]");
+    return wrap ? wrap.querySelector("input[type=text]") : null;
+  }
+  document.addEventListener("change", function (e) {
+    var radio = e.target;
+    if (!radio.matches || !radio.matches(".num-chip input[type=radio]")) return;
+    var box = numBox(radio);
+    if (!box) return;
+    box.value = radio.value;
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  document.addEventListener("input", function (e) {
+    var box = e.target;
+    if (!box.matches || !box.matches("[data-num] input[type=text]")) return;
+    var value = box.value.trim().replace("\u2212", "-");
+    var chips = box.closest("[data-num]").querySelectorAll(".num-chip input[type=radio]");
+    for (var i = 0; i < chips.length; i++) chips[i].checked = chips[i].value === value;
+  });
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest("[data-num-sign]");
+    if (!btn) return;
+    var box = document.getElementById(btn.getAttribute("data-num-sign"));
+    if (!box) return;
+    var value = box.value.trim().replace("\u2212", "-");
+    box.value = value.charAt(0) === "-" ? value.slice(1) : "-" + value.replace(/^\+/, "");
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+    box.focus();
+  });
+  /* With JavaScript the ± button gives the minus, so signed boxes can ask for the digits keypad. */
+  function numericKeypads(root) {
+    var boxes = (root || document).querySelectorAll("input[data-num-signed]");
+    for (var i = 0; i < boxes.length; i++) boxes[i].setAttribute("inputmode", "numeric");
+  }
+  document.addEventListener("htmx:afterSettle", function () { numericKeypads(); });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { numericKeypads(); });
+  else numericKeypads();
+
+  /* New table: reverse the seat order on the phone (the first player stays first). Without
+     JavaScript the button posts the form and the server answers with the list reversed. */
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest("[data-reverse-seats]");
+    if (!btn || !btn.form) return;
+    e.preventDefault();
+    var form = btn.form, rows = [];
+    for (var i = 0; form.elements["players-" + i]; i++) {
+      var name = form.elements["players-" + i], colour = form.elements["colours-" + i];
+      if (name.value.trim()) rows.push({ name: name.value, colour: colour ? colour.value : "" });
+    }
+    var turned = rows.slice(0, 1).concat(rows.slice(1).reverse());
+    for (var j = 0; form.elements["players-" + j]; j++) {
+      var row = turned[j] || { name: "", colour: "" };
+      form.elements["players-" + j].value = row.name;
+      if (form.elements["colours-" + j]) form.elements["colours-" + j].value = row.colour;
+    }
+    var hint = document.getElementById("reverse-hint");
+    if (hint) hint.textContent = btn.getAttribute("data-done");
+  });
+
   /* Select a read-only link on tap, and copy it with its button. */
   document.addEventListener("focusin", function (e) {
     if (e.target.matches && e.target.matches("[data-copy-source]")) e.target.select();
@@ -130,7 +191,7 @@
   document.addEventListener("htmx:sendError", function (e) {
     var elt = e.detail.elt;
     if (elt && elt.hasAttribute && elt.hasAttribute("data-poll")) return;  // polling retries by itself
-    toast(t("offline", "No connection: that change was not saved. Try again when the network is back."));
+    toast(t("offline", "No connection: that change may not have been saved. Tap it again when the network is back: it will never count twice."));
   });
   document.addEventListener("htmx:responseError", function (e) {
     var elt = e.detail.elt;

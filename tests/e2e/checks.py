@@ -30,7 +30,11 @@ TAP_TARGETS_JS = """
 
 
 def check_page(page, *, axe: bool = True):
-    """Run the checks on the page as it is now; fail with a readable report."""
+    """Run the checks on the page as it is now; fail with a readable report.
+
+    A form whose request is still on its way is dimmed on purpose (its buttons can't be tapped
+    twice): the checks wait for every answer first, so they judge the page a player looks at."""
+    page.wait_for_function("() => !document.querySelector('.htmx-request')", timeout=10_000)
     problems = []
     if axe:
         results = _axe.run(page)

@@ -4,7 +4,7 @@ from hypothesis import strategies as st
 
 from companion.domain import Invalid, Problems, count
 from companion.tables import players, tokens
-from companion.tables.store import keys_overlap
+from companion.tables.store import paths_overlap
 
 
 def state_with(*names):
@@ -105,15 +105,15 @@ def test_seat_moves_only_permute_the_players(steps, data):
 
 
 @pytest.mark.parametrize("a, b, expected", [
-    pytest.param(["players.1.name"], ["players.1.name"], True, id="same"),
-    pytest.param(["players"], ["players.1.name"], True, id="parent-contains-child"),
-    pytest.param(["players.1.name"], ["players"], True, id="child-inside-parent"),
-    pytest.param(["players.1.name"], ["players.10.name"], False, id="prefix-but-not-a-segment"),
-    pytest.param(["players.1.name"], ["players.2.name"], False, id="siblings"),
-    pytest.param([], ["players"], False, id="commutative-action"),
+    pytest.param(["/state/players/1/name"], ["/state/players/1/name"], True, id="same"),
+    pytest.param(["/state/players"], ["/state/players/1/name"], True, id="parent-contains-child"),
+    pytest.param(["/state/players/1/name"], ["/state/players"], True, id="child-inside-parent"),
+    pytest.param(["/state/players/1/name"], ["/state/players/10/name"], False, id="prefix-but-not-a-segment"),
+    pytest.param(["/state/players/1/name"], ["/state/players/2/name"], False, id="siblings"),
+    pytest.param([], ["/state/players"], False, id="nothing-written"),
 ])
-def test_keys_overlap_on_whole_segments(a, b, expected):
-    assert keys_overlap(a, b) is expected
+def test_paths_overlap_on_whole_segments(a, b, expected):
+    assert paths_overlap(a, b) is expected
 
 
 @pytest.mark.parametrize("raw, expected, ok", [

@@ -1,0 +1,1 @@
+"""Tap-count jobs for bench/taps.py: one module per area, each with a list `JOBS`."""
