@@ -207,3 +207,42 @@ def test_reverse_the_seat_order_in_one_tap(page, size):
     page.wait_for_url(re.compile(r"/t/"))
     page.locator("nav.tabs").get_by_role("link", name="Players & table").click()
     expect(page.locator(".player-name")).to_have_text(["Ana", "Di", "Cy", "Bo"])
+
+
+TERM_LINES_JS = """
+() => {
+const middle = r => (r.top + r.bottom) / 2;
+return [...document.querySelectorAll('.term-line')].map(line => {
+  const height = parseFloat(getComputedStyle(line).lineHeight);
+  const summary = line.querySelector('summary');
+  const before = summary.closest('details').previousSibling;
+  const range = document.createRange();
+  range.setStart(before, before.textContent.length - 1);
+  range.setEnd(before, before.textContent.length);
+  return {lines: line.getBoundingClientRect().height / height, before: before.textContent.slice(-2),
+          beforeMiddle: middle(range.getBoundingClientRect()), termMiddle: middle(summary.getClientRects()[0])};
+});
+}
+"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_term_inside_a_sentence_keeps_the_line_spacing_and_its_elided_article(page, size, lang, live_server):
+    """Tap-to-explain terms in running text add no height to their line (their 44 px tap area is
+    vertical padding), and French "l'" stays on the line of the noun it belongs to."""
+    table = Table(page, "sins", ["Ana", "Bo", "Chloé", "Di", "Eve"])
+    table.post("sins/sins", [("sin", s) for s in ("superbia", "luxuria", "invidia", "ira", "acedia", "gula", "avaritia")])
+    table.post("sins/start")
+    page.context.add_cookies([{"name": "lang", "value": lang, "url": live_server.url}])
+    visit(page, f"/t/{table.token}/play")
+    lines = page.evaluate(TERM_LINES_JS)
+    assert len(lines) >= 2
+    for line in lines:
+        assert abs(line["lines"] - round(line["lines"])) < 0.05, line  # whole lines: nothing taller
+        if not line["before"][-1].isspace():  # "l'": nothing may break it from its noun
+            assert abs(line["beforeMiddle"] - line["termMiddle"]) < 3, line
+    if lang == "fr":
+        assert "l'" in [line["before"] for line in lines]
+    page.locator(".term-line summary").last.tap()
+    expect(page.locator(".term-line details[open] .term-pop")).to_be_visible()
+    check_page(page)
