@@ -96,6 +96,12 @@ PHRASE_MATCH = 0.5
 # A word being typed also stands for the longer words it starts; a section that has only those
 # answers it this much.
 PREFIX_ONLY = 0.5
+# A section one of whose situations (a keyword or concept with 2+ words besides the section's own
+# name) the question says at least two words of, in any order and with other words between: its
+# score is multiplied by (1 + SITUATION x the share of that situation's words said). bm25 reads all
+# of a section's keywords as one field, so a section with many situations would otherwise get less
+# for matching one of them well than a section with few.
+SITUATION = 0.5
 
 Part = tuple[str, bool]  # a piece of shown text, and whether it matched the query
 
@@ -171,6 +177,9 @@ class _Row:
     phrases: tuple[tuple[str, ...], ...] = ()  # its title, terms and keywords as folded words
     gists: tuple[tuple[str, ...], ...] = ()  # the same without stop words, where 2+ words are left
     hub: bool = False  # a section that mostly points to others (5+ links): it names everything
+    # The stems of each of its keywords and concepts, less those of its own title and terms, where
+    # 2+ are left: the situations it governs.
+    situations: tuple[frozenset[str], ...] = ()
 
 
 @dataclass
@@ -314,6 +323,7 @@ class Index:
                 (b.anchor, _Text.of(b.text, lang), frozenset(analysis.terms(b.heading, lang)))
                 for b in sec.blocks
             )
+            own = {s for n in (sec.title, *sec.terms) for s in analysis.terms(n, lang)}
             self.rows.append(_Row(
                 game=sec.game, slug=sec.slug, lang=lang, title=_Text.of(sec.title, lang),
                 summary=_Text.of(sec.summary, lang), blocks=blocks,
@@ -322,6 +332,8 @@ class Index:
                 phrases=tuple(p for p in (tuple(analysis.words(t)) for t in (sec.title, *sec.terms, *keywords))
                               if len(p) > 1 or (p and not is_stop(p[0]))),
                 hub=sec.body.count("](") >= HUB_LINKS,
+                situations=tuple(s for s in (frozenset(analysis.terms(t, lang)) - own for t in keywords)
+                                 if len(s) > 1),
                 gists=tuple(g for g in (tuple(w for w in analysis.words(t) if not is_stop(w))
                                         for t in (sec.title, *sec.terms, *keywords)) if len(g) > 1),
             ))
@@ -556,6 +568,7 @@ class Index:
             if row_lang != asked:
                 factor *= OTHER_LANGUAGE
             asked_stems = {s for g in plan.groups for s in g.stems}
+            primaries = {g.primary for g in plan.groups}
             first, last = self.ranges[(game, row_lang)]
             rows = db.execute(self._sql, (self._match_expression(plan), first, last)).fetchall()
             for rowid, bm25 in rows:
@@ -565,6 +578,7 @@ class Index:
                 named_share = max((len(n) for n in row.names if n <= asked_stems), default=0)
                 score *= 1 + TERM_MATCH * min(1.0, named_share / len(plan.groups))
                 score *= 1 + PHRASE_MATCH * said.get(rowid, 0)
+                score *= 1 + SITUATION * _situation(row, primaries)
                 if row.hub:
                     score *= HUB
                 found.setdefault((game, row.slug), {})[row_lang] = (score, coverage, plan, rowid)
@@ -588,6 +602,18 @@ class Index:
             title = _highlight(row.title, marks)
             hits.append(Hit(game, slug, row_lang, round(score, 4), title, snippet, anchor))
         return Result(query, tuple(hits), corrections)
+
+
+def _situation(row: _Row, asked: set[str]) -> float:
+    """How fully the question describes one of the section's situations, in any order and with other
+    words between: the share of that situation's words the question has, for the best situation of
+    which it has at least two words."""
+    best = 0.0
+    for s in row.situations:
+        n = len(s & asked)
+        if n >= 2:
+            best = max(best, n / len(s))
+    return best
 
 
 def _runs(words: Sequence[str], longest: int = 8) -> set[tuple[str, ...]]:
