@@ -4,16 +4,25 @@ probe of issue 14 used: no answer may be a 5xx.
 For each game it opens a table, reads every page's forms as a phone gets them (action, fields and
 their current values), then sends each form once per mutation with one field replaced (the field
 changes with each mutation, so every field meets several of them) and once with every field
-replaced. Then the same for each page's query string and each JSON API's fields."""
+replaced. Then the same for each page's query string and each JSON API's fields.
+
+Many forms only appear once a game is under way (a turn to react to, a duel in progress, scores to
+override), so each game is crawled at several stages, reached through the real routes by one
+staging helper per game (`STAGES`). A stage's test walks the helper up to its stage, noting the
+form shapes of the stages before it without sending them, then fuzzes only the shapes that are new:
+each stage is its own test (xdist spreads them), and a form is fuzzed at the first stage that shows
+it. A stage earns its place by showing new forms, and its test says which; a finished game shows
+none that play did not (checked for all four games), so it is not a stage."""
 from __future__ import annotations
 
 import itertools
 from html.parser import HTMLParser
+from typing import NamedTuple
 
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from tests.conftest import HX, Tables
+from tests.conftest import HX, Tables, text_of
 
 MUTATIONS = [
     "", " ", "²", "①", "٣", "１２", "-1", "+1", "0", "1.5", "1e9", "9" * 5000, "99999999999999999999",
@@ -75,18 +84,34 @@ def no_5xx(resp, what):
 _mutation = itertools.count()
 
 
-def crawl_forms(client, url, seen: set):
-    """Send every form of `url` not sent before (same action, same fields) with mutated fields."""
+def form_shapes(client, url):
+    """The POST forms of `url` as a phone gets them: (shape, action, fields). Forms of one shape
+    (the same route with the same fields, e.g. one per player) are one shape, whichever table."""
     html = client.get(url).get_data(as_text=True)
-    sent = 0
     for action, fields in forms_of(html):
         names = [n for n, _v in fields if n != "csrf_token"]
-        shape = (action.split("/t/", 1)[-1].split("/", 1)[-1], tuple(names))
-        if not names or shape in seen:
+        if names:
+            yield (action.split("/t/", 1)[-1].split("/", 1)[-1], tuple(names)), action, fields
+
+
+# Sent after every other form of a stage: they take the stage's own changes back.
+GOES_BACK = ("/undo", "/history/back-to")
+
+
+def crawl_forms(client, urls, seen: set):
+    """Send every form of these pages not sent before (same action, same fields) with mutated fields.
+    Every page is read before anything is sent, so the forms are those of the table as it stood."""
+    found = [form for url in urls for form in form_shapes(client, url)]
+    found.sort(key=lambda form: form[1].endswith(GOES_BACK))
+    sent = 0
+    for shape, action, fields in found:
+        if shape in seen:
             continue
         seen.add(shape)
         # Each field meets two mutations (a different pair for each field, across the crawl); then
-        # every field at once meets three more. Half the requests come as htmx, half without.
+        # every field at once meets three more. Half the requests come as htmx, half without. A name
+        # sent several times (radio buttons, a box and its chips) is one field: all its values change.
+        names = list(dict.fromkeys(shape[1]))
         plan = [(target, MUTATIONS[next(_mutation) % len(MUTATIONS)]) for target in names for _ in range(2)]
         plan += [(None, MUTATIONS[next(_mutation) % len(MUTATIONS)]) for _ in range(3)]
         for i, (target, mutation) in enumerate(plan):
@@ -98,25 +123,180 @@ def crawl_forms(client, url, seen: set):
     return sent
 
 
-@pytest.mark.parametrize("game", list(GAMES))
-def test_every_form_field_takes_hostile_input(app, client, game):
+# -- the stages of each game, reached through the real routes ---------------------------------------
+
+class Stage(NamedTuple):
+    """A point a staging helper stops at: its name, and the actions whose forms first show there (the
+    proof that the stage was reached and that the crawl found forms no earlier stage has)."""
+
+    name: str
+    shows: frozenset
+
+
+def stage(name, *shows):
+    return Stage(name, frozenset(shows))
+
+
+def step(tables, token, path, data=None, *, page=None):
+    """One action as a phone sends it; the stages after it depend on it, so it must land."""
+    resp = tables.post(token, path, data, page=page)
+    assert resp.status_code == 200, (path, resp.status_code, text_of(resp)[:400])
+
+
+def sins_stages(tables, token):
+    """7 - The Sins: setup, play under way, the third Last Judgment out (Penitenziagite), scoring."""
+    yield stage("setup", "sins/sins", "sins/start", "players/rename")
+    step(tables, token, "sins/sins", {"sin": ["superbia", "luxuria", "invidia", "ira", "acedia", "gula"]})
+    step(tables, token, "sins/penitenziagite", {"on": 1})
+    step(tables, token, "sins/start")
+    step(tables, token, "sins/stone", {"player": 1, "delta": 1}, page="play")
+    step(tables, token, "sins/turn", page="play")
+    # The count boxes follow the sin types chosen; undo and going back follow the changes made.
+    yield stage("play", "sins/abyss", "sins/reserve", "undo", "history/back-to")
+    for _ in range(3):
+        step(tables, token, "sins/judgment", {"delta": 1}, page="play")
+    yield stage("last-judgment", "sins/third")
+    step(tables, token, "sins/abyss", {"invidia": 6, "gula": 2, "acedia": 1, "ira": 1}, page="score")
+    for pid, counts in enumerate(({"invidia": 2, "acedia": 4}, {"superbia": 3}, {"ira": 3}, {"gula": 1}), 1):
+        step(tables, token, "sins/reserve", {"player": pid, "stones": 1 if pid == 1 else 0, **counts}, page="score")
+    step(tables, token, "sins/stones", {"player": 1, "stones_on": ["invidia"]}, page="score")
+    yield stage("scoring", "sins/stones", "sins/stones/best")
+
+
+def gibbon_stages(tables, token):
+    """Sinful Gibbon: setup, the first round to count, a round counted with its swap due."""
+    yield stage("setup", "gibbon/start", "gibbon/tick")
+    step(tables, token, "gibbon/start", {"dealer": "1", "bookkeeper": "2"})
+    yield stage("started", "gibbon/round", "undo")
+    data = {"round": 1, "braveheart": "", "hat": "", "p1_low": 1, "p2_low": 0, "p3_low": 0}
+    step(tables, token, "gibbon/round", data, page="round")
+    yield stage("round-counted", "gibbon/swap", "gibbon/round/edit", "gibbon/round/remove", "history/back-to")
+
+
+def fivesails_stages(tables, token):
+    """City of Five Sails: setup, a Day under way, Planning, a duel under way."""
+    from companion.games.fivesails import rules
+
+    def gs():
+        return tables.table(token).state["game"]
+
+    yield stage("setup", "fivesails/start", "fivesails/duel/start", "fivesails/renown")
+    step(tables, token, "fivesails/start")
+    yield stage("day", "fivesails/day/next", "fivesails/day/jump", "fivesails/control", "undo")
+    while rules.current_phase(gs()) != rules.PLANNING:
+        step(tables, token, "fivesails/day/next", {"at": rules.day_position(gs())}, page="day")
+    yield stage("planning", "fivesails/initiative", "history/back-to")
+    step(tables, token, "fivesails/initiative", {"init-1": 10, "init-2": 20, "init-3": 30}, page="day")
+    step(tables, token, "fivesails/duel/start", {
+        "challenger.name": "Kaspar", "challenger.duel_stat": 3, "challenger.resolve": 6, "challenger.wounds": 0,
+        "challenger.finesse": 2, "challenger.player": "1", "challenger.leader": "1", "defender.name": "Soline",
+        "defender.duel_stat": 2, "defender.resolve": 5, "defender.wounds": 0, "defender.finesse": 3,
+        "defender.player": "2", "technique_thrust": 0, "answer": "accept"}, page="duel")
+    step(tables, token, "fivesails/duel/round", {"riposte": 1, "parry": 1, "thrust": 2, "play": "card"}, page="duel")
+    yield stage("mid-duel", "fivesails/duel/round", "fivesails/duel/takeback", "fivesails/duel/close")
+
+
+def others_stages(tables, token):
+    """The Others: 7 Sins: setup, playing, a turn taken with Voluntary Corruption pending, a fight open,
+    then rolled, a hero dead with an Apocalypse card due."""
+    def gs():
+        return tables.table(token).state["game"]
+
+    def hero(hid):
+        return next(h for h in gs()["heroes"] if h["id"] == hid)
+
+    def act(path, data=None):
+        page = ("heroes" if path in ("forced", "innocents", "voluntary", "wound") else
+                "fight" if path.startswith("fight") else
+                "apocalypse" if path in ("track", "apocalypse", "card") else "round")
+        step(tables, token, f"others/{path}", data, page=page)
+
+    yield stage("setup", "others/story", "others/team", "others/start", "others/track")
+    act("story", {"story": "Haven's Last Stand", "story_type": "corruption", "map": ""})
+    act("start")
+    yield stage("playing", "others/turn", "others/mission/note", "others/wound", "others/fight/start", "undo")
+    first, second = gs()["lineup"][:2]
+    act("turn", {"hero": first, "value": 0})
+    for _ in range(5):
+        act("forced", {"hero": first})
+    act("innocents", {"hero": first, "delta": 1})
+    act("voluntary", {"hero": first})
+    yield stage("turn-and-corruption", "others/reaction", "others/turn/back", "others/voluntary/cancel",
+                "others/roll-done", "others/alert", "others/dark-past")
+    act("fight/start", {"hero": second, "kind": "fight"})
+    yield stage("fight", "others/fight/prepare", "others/fight/resolve", "others/fight/close")
+    act("fight/prepare", {"stat": 2, "base_defense": 1, "teammates": 1, "extra_dice": 1, "extra_defense": 1,
+                          "extra_hits": 0, "monsters": 5, "pentagrams": 1, "sin_extra": 0})
+    act("fight/resolve", {"hits": 4, "faith": 1, "flex_counter": 1, "sin_hits": 4, "sin_corruption": 1})
+    yield stage("fight-rolled", "others/fight/apply")
+    act("fight/close")
+    while hero(second)["status"] == "play":
+        act("wound", {"hero": second, "slot": min(set(range(1, 8)) - set(hero(second)["wounds"]))})
+    track = {f"{field}_{n}": 0 for n in range(1, 8) for field in ("reactions", "sin_dice")}
+    act("track", {**track, **{f"effect_{n}": "" for n in range(1, 8)}, "card_2": "y", "card_4": "y"})
+    # Level 2's card revealed (the Hell Club can take it away), level 4's card due.
+    for _ in range(2):
+        act("apocalypse", {"delta": 1})
+    act("card", {"level": 2, "name": "Bloodbath", "hell_club": "The Butcher"})
+    for _ in range(2):
+        act("apocalypse", {"delta": 1})
+    yield stage("death-and-apocalypse", "others/replace", "others/card", "others/card/skip", "others/hell-club",
+                "others/track/save")
+
+
+# Each game's staging helper and the stages it stops at, in order (each stage is a test of its own).
+STAGES = {
+    "sins": (sins_stages, ("setup", "play", "last-judgment", "scoring")),
+    "gibbon": (gibbon_stages, ("setup", "started", "round-counted")),
+    "fivesails": (fivesails_stages, ("setup", "day", "planning", "mid-duel")),
+    "others": (others_stages, ("setup", "playing", "turn-and-corruption", "fight", "fight-rolled",
+                               "death-and-apocalypse")),
+}
+
+
+def pages_of(game, token):
+    """The table's pages: the game's own, the players' table page and the history."""
+    from companion.games import GAMES as REGISTRY
+
+    return [f"/t/{token}/{slug}" for slug in [p.slug for p in REGISTRY[game].pages] + ["table", "history"]]
+
+
+@pytest.mark.parametrize("game, stage_name", [pytest.param(g, s, id=f"{g}-{s}") for g in GAMES
+                                              for s in STAGES[g][1]])
+def test_every_form_field_takes_hostile_input(app, client, game, stage_name):
     tables = Tables(app, client)
     token = tables.create(game, names=GAMES[game])
-    pages = [p.slug for p in __import__("companion.games", fromlist=["GAMES"]).GAMES[game].pages] + ["table"]
-    sent, seen = 0, set()
-    for slug in pages:
-        sent += crawl_forms(client, f"/t/{token}/{slug}", seen)
-        for i, mutation in enumerate(MUTATIONS[:25]):
-            name = ("since", "round", "page")[i % 3]
-            no_5xx(client.get(f"/t/{token}/{slug}", query_string={name: mutation}, headers=HX if i % 2 else {}),
-                   (slug, name, mutation[:20]))
-    assert sent > 40  # the crawler really found forms
+    helper, names = STAGES[game]
+    walk = helper(tables, token)
+    seen: set = set()
+    for index, (expected, reached) in enumerate(zip(names, walk)):
+        assert reached.name == expected  # the helper stops where STAGES says, in order
+        if expected == stage_name:
+            break
+        # An earlier stage: its forms are its own test's to fuzz, so they are not sent again here.
+        for url in pages_of(game, token):
+            seen.update(shape for shape, _action, _fields in form_shapes(client, url))
+    assert reached.name == stage_name
+    before = set(seen)
+    sent = crawl_forms(client, pages_of(game, token), seen)
+    # The query strings: every mutation on every page at setup, then a different third of them at
+    # each later stage (the Heroes page's ?hero= and the counting page's ?round= only mean something
+    # once the game is under way).
+    queries = range(25) if index == 0 else range(8 * index, 8 * index + 8)
+    for url in pages_of(game, token):
+        for i in queries:
+            name, mutation = ("since", "round", "page", "hero")[i % 4], MUTATIONS[i % 25]
+            no_5xx(client.get(url, query_string={name: mutation}, headers=HX if i % 2 else {}),
+                   (url, name, mutation[:20]))
+    # The crawler really found and sent this stage's new forms (a stage not reached shows none of them).
+    fuzzed = {action for action, _fields in seen - before}
+    assert reached.shows <= fuzzed, (sorted(reached.shows - fuzzed), sorted(fuzzed))
+    if stage_name == names[-1]:
+        assert next(walk, None) is None, "the helper has a stage that STAGES does not list"
 
 
 def test_the_forms_outside_tables(client):
-    sent, seen = 0, set()
-    for url in ("/", "/new/sins", "/new/others", "/fivesails/duel", "/fivesails/deck"):
-        sent += crawl_forms(client, url, seen)
+    sent = crawl_forms(client, ["/", "/new/sins", "/new/others", "/fivesails/duel", "/fivesails/deck"], set())
     for mutation in MUTATIONS:
         no_5xx(client.get("/rules/search", query_string={"q": mutation, "game": mutation}), mutation[:20])
         no_5xx(client.get("/api/v1/rules/search", query_string={"q": mutation, "game": mutation}), mutation[:20])

@@ -56,6 +56,21 @@ def test_gibbon_round_query_takes_odd_digits(client, tables, number):
     assert not_server_error(client.get(f"/t/{token}/round?round={number}")).status_code == 200
 
 
+@pytest.mark.parametrize("number", ODD_DIGITS)
+def test_others_hero_dashboard_query_takes_odd_digits(client, tables, number):
+    """Found by the staged fuzz: `?hero=①` on The Others' Heroes page once answered 500. Odd digits
+    name no hero, so every dashboard shows, as for any other hero not in play."""
+    token = tables.create("others", ("Sam", "Ana", "Bo"))
+    tables.post(token, "others/story", {"story": "S", "story_type": "corruption", "map": ""}, page="setup")
+    assert tables.post(token, "others/start", page="setup").status_code == 200
+    resp = not_server_error(client.get(f"/t/{token}/heroes", query_string={"hero": number}))
+    assert resp.status_code == 200 and resp.get_data(as_text=True).count('class="card dashboard"') > 1
+    # An action taken from a dashboard re-renders the page its phone was on (htmx names it).
+    resp = client.post(f"/t/{token}/others/forced", data={"v": tables.version(token), "page": "heroes", "hero": 1},
+                       headers={**HX, "HX-Current-URL": f"http://localhost/t/{token}/heroes?hero={number}"})
+    assert not_server_error(resp).status_code == 200
+
+
 # -- cause 2: Unicode digits and giant numbers in forms ------------------------------------------------
 
 @pytest.mark.parametrize("raw", ODD_DIGITS)

@@ -10,6 +10,7 @@ from flask_babel import ngettext
 
 from ...db import get_session
 from ...domain import N_
+from ...numbers import parse_int
 from . import presets, readings, rules, state
 from .rules import Bonus
 
@@ -176,9 +177,10 @@ class Board:
             raw = request.args.get("hero", "")
         else:
             raw = (parse_qs(urlsplit(request.headers.get("HX-Current-URL", "")).query).get("hero") or [""])[0]
-        if not raw.isdigit():
+        hid = parse_int(raw)  # strict digits (numbers.py): "①" or 5,000 digits are no hero, not a 500
+        if hid is None:
             return None
-        h = self.hero(int(raw))
+        h = self.hero(hid)
         return h if h and h["id"] in self.gs["lineup"] and h["status"] == "play" else None
 
     def hero_url(self, token_url: str, h: dict) -> str:
