@@ -39,7 +39,9 @@ class Gunicorn:
         self.proc: subprocess.Popen | None = None
         self.url = f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30) -> "Gunicorn":
+    def start(self, timeout: float = 90) -> "Gunicorn":
+        """Start and wait for /healthz. The wait is generous (a loaded 2-core CI box runs the
+        migrations and boots gevent workers slowly); it bounds a hang, it measures nothing."""
         env = {**os.environ, "COMPANION_RELAX_LIMITS": "1",  # benchmarks and tests go faster than any table
                "COMPANION_INSTANCE": str(self.instance), "HOST": "127.0.0.1", "PORT": str(self.port),
                "WEB_CONCURRENCY": str(self.workers), **self.env}
@@ -51,14 +53,19 @@ class Gunicorn:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"gunicorn exited: {(self.instance / 'gunicorn.log').read_text()[-2000:]}")
+                self.stop()
+                raise RuntimeError(f"gunicorn exited: {self.log_tail()}")
             try:
                 with urllib.request.urlopen(self.url + "/healthz", timeout=1) as resp:
                     if resp.status == 200:
                         return self
             except (urllib.error.URLError, ConnectionError, socket.timeout):
                 time.sleep(0.1)
-        raise RuntimeError("gunicorn did not answer /healthz in time")
+        self.stop()  # no server or open log left behind for the next test to trip on
+        raise RuntimeError(f"gunicorn did not answer /healthz within {timeout:.0f} s: {self.log_tail()}")
+
+    def log_tail(self) -> str:
+        return (self.instance / "gunicorn.log").read_text(errors="replace")[-2000:]
 
     def kill9(self) -> None:
         """SIGKILL every process of the server at once: no shutdown code runs."""
