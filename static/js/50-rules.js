@@ -34,9 +34,19 @@
   }
 
   if ("serviceWorker" in navigator && window.isSecureContext) {
-    navigator.serviceWorker.register(root.getAttribute("data-sw")).catch(function () {
-      /* no offline copy on this browser: the pages still work online */
-    });
+    // Registered once the page has loaded and the phone is idle, so the first visit's own loading
+    // never waits on the worker starting up.
+    var register = function () {
+      navigator.serviceWorker.register(root.getAttribute("data-sw")).catch(function () {
+        /* no offline copy on this browser: the pages still work online */
+      });
+    };
+    var whenIdle = function () {
+      if (window.requestIdleCallback) window.requestIdleCallback(register, { timeout: 3000 });
+      else setTimeout(register, 0);
+    };
+    if (document.readyState === "complete") whenIdle();
+    else window.addEventListener("load", whenIdle);
     navigator.serviceWorker.addEventListener("message", function (e) {
       if (e.data && e.data.type === "rules-saved") showSaved(e.data);
     });
