@@ -3,8 +3,10 @@ out), language and scope (within the game, across all games).
 
     .venv/bin/python tests/rules_questions/report.py [--misses] [--part tune|heldout]
 
-The held-out part (heldout/*.yaml) was written before any tuning and is only ever measured; the
-ranking was tuned on tune/*.yaml (and on the original set, <game>.yaml).
+The held-out part (heldout/*.yaml, the second held-out set) was written from the rulebooks before the
+tuning that followed it and is only ever measured; the ranking was tuned on tune/*.yaml (which holds
+the first held-out set too, once it had been measured at checkpoints) and on the first set,
+<game>.yaml. fit.py fits the ranking constants on tune/ alone.
 """
 from __future__ import annotations
 
