@@ -48,10 +48,14 @@ def drop_idioms(folded: str) -> str:
     return IDIOMS.sub(" ", re.sub(r"[-']", " ", folded))
 
 
+# Letters that no accent-stripping splits, spelled as phones type them: "cœur" is typed "coeur".
+_LIGATURES = str.maketrans({"œ": "oe", "æ": "ae"})
+
+
 def fold(text: str) -> str:
-    """Lowercase without accents: "Péchés" -> "peches"."""
+    """Lowercase without accents, ligatures spelled out: "Péchés" -> "peches", "Cœur" -> "coeur"."""
     decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold().translate(_LIGATURES)
 
 
 def words(text: str) -> list[str]:

@@ -259,6 +259,7 @@ class Glossary:
     terms: tuple[tuple[str, str], ...] = ()  # (English, French), in the file's order
     names: tuple[str, ...] = ()  # what players call the game, both languages
     french_rulebook: bool = False
+    players: tuple[int, int] | None = None  # the fewest and most players the rulebook allows
 
     def french(self, english: str) -> str | None:
         wanted = english.casefold()
@@ -273,7 +274,9 @@ def glossary(game: str, folder: pathlib.Path = GLOSSARY) -> Glossary:
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     terms = tuple((str(en), str(fr)) for en, fr in (data.get("terms") or {}).items())
     names = tuple(str(n) for by_lang in (data.get("names") or {}).values() for n in by_lang)
-    return Glossary(game, terms, names, bool(data.get("french_rulebook")))
+    players = data.get("players")
+    return Glossary(game, terms, names, bool(data.get("french_rulebook")),
+                    (int(players[0]), int(players[1])) if players else None)
 
 
 @lru_cache(maxsize=8)

@@ -30,7 +30,9 @@ What a query goes through, for each language a game's reference is written in:
      so a French question finds the French section first and the English one only as a fallback;
      each game's glossary (glossary/<game>.yaml) is a two-way synonym table between the languages;
    - across several games, a game the question names ("gibbon", "five sails") and a game whose own
-     words the question uses weigh heavily, so a shared word never pulls in another game.
+     words the question uses weigh heavily, so a shared word never pulls in another game;
+   - across several games, a question that says how many play ("dealing to 7 ppl", "on est 6")
+     leaves out, mostly, the games whose rulebook does not allow that many (glossary `players`).
 
 Each hit carries its title and a short snippet as (text, highlighted) parts: the web layer escapes
 every part and wraps the highlighted ones in <mark>, so neither content nor query can inject HTML.
@@ -102,6 +104,14 @@ PREFIX_ONLY = 0.5
 # of a section's keywords as one field, so a section with many situations would otherwise get less
 # for matching one of them well than a section with few.
 SITUATION = 0.5
+# Across several games, a question about a number of players that a game's rulebook does not allow
+# ("dealing to 7 ppl") is not about that game: its sections count this much.
+WRONG_PLAYER_COUNT = 0.3
+PLAYER_WORDS = frozenset({"player", "players", "ppl", "people", "persons", "peeps", "joueur", "joueurs",
+                          "joueuse", "joueuses", "personnes", "pers"})
+NUMBER_WORDS = {w: n for n, ws in enumerate((
+    (), ("one", "un", "une"), ("two", "deux"), ("three", "trois"), ("four", "quatre"), ("five", "cinq"),
+    ("six",), ("seven", "sept"), ("eight", "huit"), ("nine", "neuf"), ("ten", "dix"))) for w in ws}
 
 Part = tuple[str, bool]  # a piece of shown text, and whether it matched the query
 
@@ -272,6 +282,11 @@ def read_glossary(folder: pathlib.Path = GLOSSARY) -> dict[str, dict[str, str]]:
     return {g: dict(content.glossary(g, folder).terms) for g in content.GAME_KEYS}
 
 
+def read_player_counts(folder: pathlib.Path = GLOSSARY) -> dict[str, tuple[int, int]]:
+    """{game: (fewest, most players)} from the games' glossaries."""
+    return {g: r for g in content.GAME_KEYS if (r := content.glossary(g, folder).players)}
+
+
 def read_game_names(folder: pathlib.Path = GLOSSARY) -> dict[str, list[tuple[str, ...]]]:
     """{game: [folded words of a name players call it by]}, longest first."""
     out = {}
@@ -286,8 +301,10 @@ class Index:
 
     def __init__(self, sections: Iterable[Section], synonyms: Synonyms | None = None,
                  game_names: Mapping[str, Sequence[tuple[str, ...]]] | None = None,
-                 concepts: Mapping[tuple[str, str, str], Sequence[str]] | None = None):
+                 concepts: Mapping[tuple[str, str, str], Sequence[str]] | None = None,
+                 player_counts: Mapping[str, tuple[int, int]] | None = None):
         self.synonyms = synonyms or Synonyms()
+        self.player_counts = dict(player_counts or {})
         concepts = concepts or {}
         self.game_names = [(tuple(n), g) for g, names in (game_names or {}).items() for n in names]
         self.game_names.sort(key=lambda x: -len(x[0]))
@@ -362,7 +379,7 @@ class Index:
     @classmethod
     def of(cls, sections: Iterable[Section]) -> Index:
         """The index of `sections` with the package's synonyms, glossaries and game names."""
-        return cls(sections, Synonyms.read(), read_game_names(), read_concepts())
+        return cls(sections, Synonyms.read(), read_game_names(), read_concepts(), read_player_counts())
 
     # -- the database ------------------------------------------------------------------------------
 
@@ -559,6 +576,7 @@ class Index:
                 g = self.rows[rowid - 1].game
                 game_said[g] = max(game_said.get(g, 0), n)
         affinity = self._affinity(plans, searched) if len(searched) > 1 else {}
+        players = player_count(question) if len(searched) > 1 else None
         for (game, row_lang), plan in plans.items():
             if not plan.groups:
                 continue
@@ -567,6 +585,10 @@ class Index:
                 factor *= 1 + GAME_PHRASE * game_said.get(game, 0)
             if row_lang != asked:
                 factor *= OTHER_LANGUAGE
+            if players is not None and game in self.player_counts:
+                fewest, most = self.player_counts[game]
+                if not fewest <= players <= most:
+                    factor *= WRONG_PLAYER_COUNT
             asked_stems = {s for g in plan.groups for s in g.stems}
             primaries = {g.primary for g in plan.groups}
             first, last = self.ranges[(game, row_lang)]
@@ -614,6 +636,26 @@ def _situation(row: _Row, asked: set[str]) -> float:
         if n >= 2:
             best = max(best, n / len(s))
     return best
+
+
+def player_count(words: Sequence[str]) -> int | None:
+    """The number of players a question is about, when it says one: "7 ppl", "4p", "three players",
+    "3 of us", "we are 3", "on est 6", "nous sommes 4"."""
+    def number(w: str) -> int | None:
+        return int(w) if w.isdigit() and len(w) <= 2 else NUMBER_WORDS.get(w)
+
+    for i, w in enumerate(words):
+        if w[:-1].isdigit() and w[-1] in "pj" and len(w) <= 3:  # "4p", "5j"
+            return int(w[:-1])
+        n = number(w)
+        if n is None:
+            continue
+        after, before = words[i + 1:i + 3], tuple(words[max(0, i - 2):i])
+        if after[:1] and after[0] in PLAYER_WORDS or after[:2] == ["of", "us"]:
+            return n
+        if before in {("we", "are"), ("we", "re"), ("on", "est"), ("nous", "sommes"), ("we", "were")}:
+            return n
+    return None
 
 
 def _runs(words: Sequence[str], longest: int = 8) -> set[tuple[str, ...]]:

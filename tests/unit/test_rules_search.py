@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from companion.rules import analysis
 from companion.rules.content import Library
-from companion.rules.search import LIMIT, MAX_QUERY, Index, Synonyms
+from companion.rules.search import LIMIT, MAX_QUERY, Index, Synonyms, player_count, read_player_counts
 
 FIXTURE = pathlib.Path(__file__).resolve().parent.parent / "rules_fixture"
 QUESTIONS = yaml.safe_load((FIXTURE / "questions.yaml").read_text(encoding="utf-8"))
@@ -46,6 +46,7 @@ def test_fixture_question_finds_its_section_in_the_top_3(index, case):
     pytest.param("Péchés CAPITAUX", ["peches", "capitaux"], id="accents-and-case"),
     pytest.param("l'Abysse des Âmes", ["l", "abysse", "des", "ames"], id="elision"),
     pytest.param("tie-break: 7+", ["tie", "break", "7"], id="punctuation"),
+    pytest.param("Cœurs, ŒUVRE", ["coeurs", "oeuvre"], id="ligatures-as-typed"),
 ])
 def test_words_are_folded(text, words):
     assert analysis.words(text) == words
@@ -186,6 +187,36 @@ def test_results_are_limited_and_scored_best_first(index):
 def test_a_game_filter_keeps_other_games_out(index):
     assert {h.game for h in index.search("wounds", ["others"]).hits} == {"others"}
     assert {h.game for h in index.search("wounds").hits} == {"others", "fivesails"}
+
+
+@pytest.mark.parametrize("question, players", [
+    ("how many cards each with 7 ppl", 7), ("we are 3, how many cards", 3), ("we're 6 who deals", 6),
+    ("setup for 4p", 4), ("three player game", 3), ("just 2 of us", 2),
+    ("combien de cartes a 4 joueurs", 4), ("on est 6", 6), ("nous sommes sept", 7), ("partie a 5j", 5),
+    ("what is 7 sins", None), ("points for 3 of a kind", None), ("my hero took a 5th wound", None),
+])
+def test_the_number_of_players_a_question_says(question, players):
+    assert player_count(analysis.words(analysis.drop_idioms(analysis.fold(question)))) == players
+
+
+def test_across_games_a_player_count_a_rulebook_does_not_allow_leaves_that_game_out():
+    def index_of(counts):
+        return Index(Library.read(FIXTURE / "content").all_sections(), Synonyms.read(), player_counts=counts)
+
+    unlimited = index_of({})
+    # The fixture's Five Sails, made a game for two only for this test.
+    index = index_of({"fivesails": (2, 2), "others": (2, 5), "sins": (2, 5), "gibbon": (3, 7)})
+    assert found(unlimited.search("wounds with 3 players"))[0] == "fivesails/wounds"
+    ranked = found(index.search("wounds with 3 players"))
+    assert not ranked[0].startswith("fivesails/")
+    assert ranked.index("others/taking-wounds") < ranked.index("fivesails/wounds")
+    # A count every game allows, and a search within one game, change nothing.
+    for query, games in (("wounds with 2 players", None), ("wounds with 3 players", ["fivesails"])):
+        assert found(index.search(query, games)) == found(unlimited.search(query, games))
+
+
+def test_every_game_says_how_many_can_play():
+    assert read_player_counts() == {"sins": (2, 5), "gibbon": (3, 7), "fivesails": (2, 4), "others": (2, 5)}
 
 
 @pytest.mark.parametrize("query", ["", "   ", "the of and", "?!", "le la les"])
