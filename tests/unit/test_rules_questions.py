@@ -9,12 +9,15 @@ At least 15 questions per game and 60 in all; the top-3 hit rate over all of the
 95%. A game whose file is not there yet is skipped (and says so), so the suite runs before the
 games' references are merged; the misses are printed to tune the synonyms and keywords.
 
-The second set (issue 20) is split in two: tune/<game>.yaml, which the ranking and the sections'
-keywords were tuned on, and heldout/<game>.yaml, written and committed before any tuning and only
-ever measured. Each part has at least 30 questions per game, 8 of them French; each is asked
-within its game and across all games, and first and top-3 rates are checked per language and
-scope against the floors below (the figures measured when they were set, rounded down, so a
-change that makes search worse fails). `tests/rules_questions/report.py --misses` prints them.
+The second set (issue 20) is split in two: tune/<game>.yaml, which the ranking, the sections'
+keywords and the concept maps were tuned on, and heldout/<game>.yaml, only ever measured. The first
+held-out set was measured at checkpoints while tuning, so it moved into tune/; heldout/ now holds a
+second set of 40 questions per game (15 French), written from the rulebooks by people who never saw
+the search or its results, committed before the tuning that followed. Each part has at least 30
+questions per game, 8 of them French; each is asked within its game and across all games, and first
+and top-3 rates are checked per language and scope against the floors below (the figures measured
+when they were set, rounded down, so a change that makes search worse fails).
+`tests/rules_questions/report.py --misses` prints them.
 """
 from __future__ import annotations
 
@@ -52,10 +55,10 @@ import report  # noqa: E402  (tests/rules_questions/report.py)
 
 # {(part, lang, scope): (first, top 3)}: floors at what was measured (see report.py).
 FLOORS = {
-    ("tune", "en", "game"): (0.93, 0.98), ("tune", "en", "all"): (0.90, 0.98),
-    ("tune", "fr", "game"): (0.93, 0.98), ("tune", "fr", "all"): (0.89, 0.98),
-    ("heldout", "en", "game"): (0.86, 0.97), ("heldout", "en", "all"): (0.82, 0.96),
-    ("heldout", "fr", "game"): (0.87, 0.96), ("heldout", "fr", "all"): (0.84, 0.96),
+    ("tune", "en", "game"): (0.98, 0.99), ("tune", "en", "all"): (0.96, 0.99),
+    ("tune", "fr", "game"): (0.99, 0.99), ("tune", "fr", "all"): (0.96, 0.99),
+    ("heldout", "en", "game"): (0.82, 0.95), ("heldout", "en", "all"): (0.80, 0.93),
+    ("heldout", "fr", "game"): (0.78, 0.95), ("heldout", "fr", "all"): (0.65, 0.88),
 }
 MISSING = [game for game, qs in QUESTION_SETS.items() if qs is None]
 
