@@ -16,7 +16,7 @@ import sys
 import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parent
-PARTS = ("tune", "heldout")
+PARTS = ("tune", "dev", "heldout")
 SCOPES = ("game", "all")
 
 
