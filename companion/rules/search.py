@@ -26,6 +26,8 @@ What a query goes through, for each language a game's reference is written in:
      finds Restricted Hostilities);
    - a section whose title or term the question names in full, or whose title, term, keyword or
      concept the question says word for word (stop words or not), moves up;
+   - a section one sentence of which says several of the question's words together moves up over
+     one that has them scattered (the sentence that answers, not a passing mention);
    - the question's language is read from its words: sections in the other language count less,
      so a French question finds the French section first and the English one only as a fallback;
      each game's glossary (glossary/<game>.yaml) is a two-way synonym table between the languages;
@@ -41,6 +43,7 @@ Pure: no Flask import.
 from __future__ import annotations
 
 import bisect
+import re
 import heapq
 import pathlib
 import sqlite3
@@ -104,6 +107,11 @@ PREFIX_ONLY = 0.5
 # of a section's keywords as one field, so a section with many situations would otherwise get less
 # for matching one of them well than a section with few.
 SITUATION = 0.5
+# A section with a sentence that says several of the question's words together answers it more
+# surely than one that has them scattered: (1 + TOGETHER x the share of the question's words its best
+# sentence has), counted from two words on.
+TOGETHER = 0.75
+SENTENCE_END = re.compile(r"(?<=[.;:!?·])\s+|\s+[–-]\s+")
 # Across several games, a question about a number of players that a game's rulebook does not allow
 # ("dealing to 7 ppl") is not about that game: its sections count this much.
 WRONG_PLAYER_COUNT = 0.3
@@ -190,6 +198,8 @@ class _Row:
     # The stems of each of its keywords and concepts, less those of its own title and terms, where
     # 2+ are left: the situations it governs.
     situations: tuple[frozenset[str], ...] = ()
+    # stem -> a bit mask of the sentences of its summary and body that have it
+    sentences: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -353,6 +363,7 @@ class Index:
                                  if len(s) > 1),
                 gists=tuple(g for g in (tuple(w for w in analysis.words(t) if not is_stop(w))
                                         for t in (sec.title, *sec.terms, *keywords)) if len(g) > 1),
+                sentences=_sentence_masks((sec.summary, *(b.text for b in sec.blocks)), lang),
             ))
             self.game_stems.setdefault((sec.game, lang), set()).update(self.rows[-1].stems)
             for phrase in (*self.rows[-1].phrases, *self.rows[-1].gists):
@@ -601,6 +612,7 @@ class Index:
                 score *= 1 + TERM_MATCH * min(1.0, named_share / len(plan.groups))
                 score *= 1 + PHRASE_MATCH * said.get(rowid, 0)
                 score *= 1 + SITUATION * _situation(row, primaries)
+                score *= 1 + TOGETHER * _together(plan, row)
                 if row.hub:
                     score *= HUB
                 found.setdefault((game, row.slug), {})[row_lang] = (score, coverage, plan, rowid)
@@ -624,6 +636,35 @@ class Index:
             title = _highlight(row.title, marks)
             hits.append(Hit(game, slug, row_lang, round(score, 4), title, snippet, anchor))
         return Result(query, tuple(hits), corrections)
+
+
+def _sentence_masks(texts: Iterable[str], lang: str) -> dict[str, int]:
+    masks: dict[str, int] = {}
+    n = 0
+    for text in texts:
+        for sentence in SENTENCE_END.split(text):
+            for st in set(analysis.terms(sentence, lang)):
+                masks[st] = masks.get(st, 0) | 1 << n
+            n += 1
+    return masks
+
+
+def _together(plan: _Plan, row: _Row) -> float:
+    """The share of the question's words that one sentence of the section has, its best sentence's,
+    from two words on."""
+    if len(plan.groups) < 2:
+        return 0.0
+    per_sentence: Counter = Counter()
+    for g in plan.groups:
+        mask = 0
+        for st in g.stems:
+            mask |= row.sentences.get(st, 0)
+        while mask:
+            low = mask & -mask
+            per_sentence[low] += 1
+            mask ^= low
+    best = max(per_sentence.values(), default=0)
+    return best / len(plan.groups) if best >= 2 else 0.0
 
 
 def _situation(row: _Row, asked: set[str]) -> float:

@@ -312,3 +312,18 @@ def test_a_synonym_without_words_is_refused():
         Synonyms({"sins": {"en": {"the": ["stones"]}}})
     with pytest.raises(ValueError, match="unknown language"):
         Synonyms({"sins": {"de": {"steine": ["stones"]}}})
+
+
+def test_a_sentence_that_says_the_words_together_outranks_words_scattered(tmp_path):
+    """Both sections have "dealer" and "counts"; the one that says them in one sentence answers."""
+    folder = tmp_path / "gibbon"
+    folder.mkdir()
+    front = "---\ntitle: {title}\nsource: Rulebook\nsummary: {summary}\ngroup: Playing\norder: {order}\n---\n"
+    (folder / "scattered.md").write_text(front.format(title="Scattered", summary="Shuffle.", order=1) +
+                                         "The dealer shuffles. Everyone counts.\n", encoding="utf-8")
+    (folder / "together.md").write_text(front.format(title="Together", summary="At the end.", order=2) +
+                                        "At the very end of the round the dealer counts every card left in "
+                                        "the hands of the other players. Then the next round begins.\n",
+                                        encoding="utf-8")
+    index = Index(Library.read(tmp_path).all_sections(), Synonyms())
+    assert found(index.search("who counts, the dealer?", ["gibbon"]))[0] == "gibbon/together"
