@@ -82,7 +82,7 @@ SNIPPET_WORDS = 22
 # of the query's words), a word found in k of the searched games giving each of them 1/k; a game the
 # query names ("gibbon", "five sails") multiplies its sections by NAMED_GAME.
 GAME_AFFINITY = 1.5
-NAMED_GAME = 4.0
+NAMED_GAME = 8.0
 # ... and a game one of whose titles, terms or keywords of 2+ words the question says, by
 # (1 + GAME_PHRASE x its length in words).
 GAME_PHRASE = 0.25
@@ -596,7 +596,7 @@ class Index:
                 factor *= 1 + GAME_PHRASE * game_said.get(game, 0)
             if row_lang != asked:
                 factor *= OTHER_LANGUAGE
-            if players is not None and game in self.player_counts:
+            if players is not None and game in self.player_counts and game not in named:
                 fewest, most = self.player_counts[game]
                 if not fewest <= players <= most:
                     factor *= WRONG_PLAYER_COUNT

@@ -213,6 +213,12 @@ def test_across_games_a_player_count_a_rulebook_does_not_allow_leaves_that_game_
     # A count every game allows, and a search within one game, change nothing.
     for query, games in (("wounds with 2 players", None), ("wounds with 3 players", ["fivesails"])):
         assert found(index.search(query, games)) == found(unlimited.search(query, games))
+    # A question that names the game asks whether that many can play it: the game stays.
+    def named(counts):
+        return Index(Library.read(FIXTURE / "content").all_sections(), Synonyms.read(),
+                     game_names={"fivesails": [("five", "sails")]}, player_counts=counts).search(
+            "five sails wounds with 3 players").hits[0]
+    assert named({"fivesails": (2, 2)}) == named({})
 
 
 def test_every_game_says_how_many_can_play():
