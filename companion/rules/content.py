@@ -260,6 +260,9 @@ class Glossary:
     names: tuple[str, ...] = ()  # what players call the game, both languages
     french_rulebook: bool = False
     players: tuple[int, int] | None = None  # the fewest and most players the rulebook allows
+    # names that are also everyday phrases ("do the others still play?"): they weigh the game up but
+    # never narrow a search to it
+    everyday_names: tuple[str, ...] = ()
 
     def french(self, english: str) -> str | None:
         wanted = english.casefold()
@@ -276,7 +279,8 @@ def glossary(game: str, folder: pathlib.Path = GLOSSARY) -> Glossary:
     names = tuple(str(n) for by_lang in (data.get("names") or {}).values() for n in by_lang)
     players = data.get("players")
     return Glossary(game, terms, names, bool(data.get("french_rulebook")),
-                    (int(players[0]), int(players[1])) if players else None)
+                    (int(players[0]), int(players[1])) if players else None,
+                    tuple(str(n) for n in data.get("everyday_names") or ()))
 
 
 @lru_cache(maxsize=8)

@@ -31,8 +31,10 @@ What a query goes through, for each language a game's reference is written in:
    - the question's language is read from its words: sections in the other language count less,
      so a French question finds the French section first and the English one only as a fallback;
      each game's glossary (glossary/<game>.yaml) is a two-way synonym table between the languages;
-   - across several games, a game the question names ("gibbon", "five sails") and a game whose own
-     words the question uses weigh heavily, so a shared word never pulls in another game;
+   - across several games, a question that names its game ("gibbon", "five sails") searches that
+     game alone, the others only when it has nothing (a name that is also everyday English, "the
+     others", only weighs its game up); a game whose own words the question uses weighs heavily, so
+     a shared word never pulls in another game;
    - across several games, a question that says how many play ("dealing to 7 ppl", "on est 6")
      leaves out, mostly, the games whose rulebook does not allow that many (glossary `players`).
 
@@ -297,6 +299,11 @@ def read_player_counts(folder: pathlib.Path = GLOSSARY) -> dict[str, tuple[int, 
     return {g: r for g in content.GAME_KEYS if (r := content.glossary(g, folder).players)}
 
 
+def read_everyday_names(folder: pathlib.Path = GLOSSARY) -> set[tuple[str, ...]]:
+    """The folded words of the games' names that are also everyday phrases."""
+    return {tuple(analysis.words(n)) for g in content.GAME_KEYS for n in content.glossary(g, folder).everyday_names}
+
+
 def read_game_names(folder: pathlib.Path = GLOSSARY) -> dict[str, list[tuple[str, ...]]]:
     """{game: [folded words of a name players call it by]}, longest first."""
     out = {}
@@ -312,8 +319,10 @@ class Index:
     def __init__(self, sections: Iterable[Section], synonyms: Synonyms | None = None,
                  game_names: Mapping[str, Sequence[tuple[str, ...]]] | None = None,
                  concepts: Mapping[tuple[str, str, str], Sequence[str]] | None = None,
-                 player_counts: Mapping[str, tuple[int, int]] | None = None):
+                 player_counts: Mapping[str, tuple[int, int]] | None = None,
+                 everyday_names: Iterable[tuple[str, ...]] = ()):
         self.synonyms = synonyms or Synonyms()
+        self.everyday_names = set(everyday_names)
         self.player_counts = dict(player_counts or {})
         concepts = concepts or {}
         self.game_names = [(tuple(n), g) for g, names in (game_names or {}).items() for n in names]
@@ -390,7 +399,8 @@ class Index:
     @classmethod
     def of(cls, sections: Iterable[Section]) -> Index:
         """The index of `sections` with the package's synonyms, glossaries and game names."""
-        return cls(sections, Synonyms.read(), read_game_names(), read_concepts(), read_player_counts())
+        return cls(sections, Synonyms.read(), read_game_names(), read_concepts(), read_player_counts(),
+                   read_everyday_names())
 
     # -- the database ------------------------------------------------------------------------------
 
@@ -509,11 +519,13 @@ class Index:
 
     # -- searching ---------------------------------------------------------------------------------
 
-    def _named_games(self, folded: str, searched: Sequence[str]) -> tuple[set[str], str]:
-        """The searched games the question names, and the question without their names (kept when
-        the name is all there is: "gibbon" alone searches for the word)."""
+    def _named_games(self, folded: str, searched: Sequence[str]) -> tuple[set[str], set[str], str]:
+        """The searched games the question names, those it names by a name that is not also an
+        everyday phrase, and the question without their names (kept when the name is all there is:
+        "gibbon" alone searches for the word)."""
         words = analysis.words(folded)
         named: set[str] = set()
+        surely: set[str] = set()
         kept = list(words)
         for name, game in self.game_names:
             if game not in searched:
@@ -522,11 +534,13 @@ class Index:
             for i in range(len(kept) - n + 1):
                 if tuple(kept[i:i + n]) == name:
                     named.add(game)
+                    if name not in self.everyday_names:
+                        surely.add(game)
                     kept[i:i + n] = [""] * n
         rest = [w for w in kept if w]
         if not named or not any(not is_stop(w) for w in rest):
-            return named, folded
-        return named, " ".join(rest)
+            return named, surely, folded
+        return named, surely, " ".join(rest)
 
     def _question_lang(self, folded: str, reader: str) -> str:
         """The language the question is written in: the one that knows more of its words that the
@@ -569,7 +583,13 @@ class Index:
         folded = analysis.drop_idioms(fold(query))
         typing = bool(query) and not query[-1].isspace()
         searched = list(games if games is not None else self.games)
-        named, folded = self._named_games(folded, searched)
+        named, surely, folded = self._named_games(folded, searched)
+        if surely and len(searched) > 1 and not surely.issuperset(searched):
+            # A question that names its game is about that game: other games come in only when it
+            # has nothing ("what do you need to play sinful gibbon").
+            own = self.search(query, sorted(surely), lang, limit)
+            if own.hits:
+                return own
         found: dict[tuple[str, str], dict[str, tuple[float, float, _Plan, int]]] = {}
         corrections: dict[str, str] = {}
         db = self._db()

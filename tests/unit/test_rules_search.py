@@ -333,3 +333,14 @@ def test_a_sentence_that_says_the_words_together_outranks_words_scattered(tmp_pa
                                         encoding="utf-8")
     index = Index(Library.read(tmp_path).all_sections(), Synonyms())
     assert found(index.search("who counts, the dealer?", ["gibbon"]))[0] == "gibbon/together"
+
+
+def test_a_question_that_names_its_game_searches_that_game_first():
+    index = Index(Library.read(FIXTURE / "content").all_sections(), Synonyms.read(),
+                  game_names={"gibbon": [("gibbon",)], "others": [("the", "others")]},
+                  everyday_names=[("the", "others")])
+    assert {h.game for h in index.search("gibbon card overview").hits} == {"gibbon"}
+    # The named game has nothing on it: the other games answer.
+    assert {h.game for h in index.search("gibbon wounds").hits} >= {"fivesails", "others"}
+    # "the others" is also everyday English: it weighs The Others up but keeps the other games in.
+    assert "fivesails" in {h.game for h in index.search("the others wounds").hits}
