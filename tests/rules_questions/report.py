@@ -1,12 +1,13 @@
-"""Measure the rules search on the question sets: first and top-3 hit rates per part (tune, held
-out), language and scope (within the game, across all games).
+"""Measure the rules search on the question sets: first and top-3 hit rates per part, language
+and scope (within the game, across all games).
 
-    .venv/bin/python tests/rules_questions/report.py [--misses] [--part tune|heldout]
+    .venv/bin/python tests/rules_questions/report.py [--misses] [--part tune|dev|heldout]
 
-The held-out part (heldout/*.yaml, the second held-out set) was written from the rulebooks before the
-tuning that followed it and is only ever measured; the ranking was tuned on tune/*.yaml (which holds
-the first held-out set too, once it had been measured at checkpoints) and on the first set,
-<game>.yaml. fit.py fits the ranking constants on tune/ alone.
+Three parts: tune/*.yaml, which the ranking and concept maps were tuned on (with the first held-out
+set, once it had been measured at checkpoints, and the first set, <game>.yaml); dev/*.yaml, written
+by people who never saw the search, whose misses are read while tuning; and heldout/*.yaml, written
+the same way by others before the tuning that followed it, only ever measured (its misses are not
+read). fit.py fits the ranking constants on tune/ alone.
 """
 from __future__ import annotations
 
@@ -52,6 +53,9 @@ def main(argv: list[str]) -> None:
     from companion.rules import content
     from companion.rules.search import Index, Synonyms
 
+    unknown = [a for a in argv if a.startswith("-") and a not in ("--misses", "--part")]
+    if unknown or ("--part" in argv and argv[-1] == "--part"):
+        sys.exit(__doc__)  # never measure (the held-out part included) on a mistyped command
     index = Index.of(content.library().all_sections())
     parts = [argv[argv.index("--part") + 1]] if "--part" in argv else PARTS
     for part in parts:
