@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 import yaml  # noqa: E402
 
 from companion.rules import content  # noqa: E402
+from companion.rules import player_counts  # noqa: E402
 from companion.rules.search import Index  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "rules_fixture" / "content"
@@ -98,7 +99,7 @@ def main() -> None:
         lib = content.library(root)
     sections = sum(len(v) for v in lib.data.values())
     started = time.perf_counter()
-    index = Index.of(lib.all_sections())
+    index = Index.of(lib.all_sections(), player_counts())
     print(f"content: {root} ({sections} sections in {len(lib.data)} game/language sets); "
           f"index built in {(time.perf_counter() - started) * 1000:.0f} ms")
     mix = query_mix(lib, random.Random(7))

@@ -46,9 +46,15 @@ def library() -> content.Library:
     return content.library(content_root())
 
 
+def player_counts() -> dict[str, tuple[int, int]]:
+    """{game: (fewest, most players)}, from the game registry: what the search reads a question's
+    player count against."""
+    return {key: (game.min_players, game.max_players) for key, game in GAMES.items()}
+
+
 @lru_cache(maxsize=8)
 def _index(root: pathlib.Path) -> Index:
-    return Index.of(content.library(root).all_sections())
+    return Index.of(content.library(root).all_sections(), player_counts())
 
 
 def search_index() -> Index:

@@ -259,7 +259,6 @@ class Glossary:
     terms: tuple[tuple[str, str], ...] = ()  # (English, French), in the file's order
     names: tuple[str, ...] = ()  # what players call the game, both languages
     french_rulebook: bool = False
-    players: tuple[int, int] | None = None  # the fewest and most players the rulebook allows
     # names that are also everyday phrases ("do the others still play?"): they weigh the game up but
     # never narrow a search to it
     everyday_names: tuple[str, ...] = ()
@@ -277,9 +276,7 @@ def glossary(game: str, folder: pathlib.Path = GLOSSARY) -> Glossary:
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     terms = tuple((str(en), str(fr)) for en, fr in (data.get("terms") or {}).items())
     names = tuple(str(n) for by_lang in (data.get("names") or {}).values() for n in by_lang)
-    players = data.get("players")
     return Glossary(game, terms, names, bool(data.get("french_rulebook")),
-                    (int(players[0]), int(players[1])) if players else None,
                     tuple(str(n) for n in data.get("everyday_names") or ()))
 
 

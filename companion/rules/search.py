@@ -36,7 +36,8 @@ What a query goes through, for each language a game's reference is written in:
      others", only weighs its game up); a game whose own words the question uses weighs heavily, so
      a shared word never pulls in another game;
    - across several games, a question that says how many play ("dealing to 7 ppl", "on est 6")
-     leaves out, mostly, the games whose rulebook does not allow that many (glossary `players`).
+     leaves out, mostly, the games whose rulebook does not allow that many (the games' own ranges,
+     which the caller passes: `Index.of(sections, player_counts)`).
 
 Each hit carries its title and a short snippet as (text, highlighted) parts: the web layer escapes
 every part and wraps the highlighted ones in <mark>, so neither content nor query can inject HTML.
@@ -45,9 +46,9 @@ Pure: no Flask import.
 from __future__ import annotations
 
 import bisect
-import re
 import heapq
 import pathlib
+import re
 import sqlite3
 import threading
 from collections import Counter
@@ -119,6 +120,7 @@ SENTENCE_END = re.compile(r"(?<=[.;:!?·])\s+|\s+[–-]\s+")
 WRONG_PLAYER_COUNT = 0.3
 PLAYER_WORDS = frozenset({"player", "players", "ppl", "people", "persons", "peeps", "joueur", "joueurs",
                           "joueuse", "joueuses", "personnes", "pers"})
+SAYS_HOW_MANY = {("we", "are"), ("we", "re"), ("we", "were"), ("on", "est"), ("nous", "sommes")}  # ... 3
 NUMBER_WORDS = {w: n for n, ws in enumerate((
     (), ("one", "un", "une"), ("two", "deux"), ("three", "trois"), ("four", "quatre"), ("five", "cinq"),
     ("six",), ("seven", "sept"), ("eight", "huit"), ("nine", "neuf"), ("ten", "dix"))) for w in ws}
@@ -294,11 +296,6 @@ def read_glossary(folder: pathlib.Path = GLOSSARY) -> dict[str, dict[str, str]]:
     return {g: dict(content.glossary(g, folder).terms) for g in content.GAME_KEYS}
 
 
-def read_player_counts(folder: pathlib.Path = GLOSSARY) -> dict[str, tuple[int, int]]:
-    """{game: (fewest, most players)} from the games' glossaries."""
-    return {g: r for g in content.GAME_KEYS if (r := content.glossary(g, folder).players)}
-
-
 def read_everyday_names(folder: pathlib.Path = GLOSSARY) -> set[tuple[str, ...]]:
     """The folded words of the games' names that are also everyday phrases."""
     return {tuple(analysis.words(n)) for g in content.GAME_KEYS for n in content.glossary(g, folder).everyday_names}
@@ -397,9 +394,10 @@ class Index:
                      f"WHERE docs MATCH ? AND rowid BETWEEN ? AND ? ORDER BY score LIMIT {CANDIDATES}")
 
     @classmethod
-    def of(cls, sections: Iterable[Section]) -> Index:
-        """The index of `sections` with the package's synonyms, glossaries and game names."""
-        return cls(sections, Synonyms.read(), read_game_names(), read_concepts(), read_player_counts(),
+    def of(cls, sections: Iterable[Section], player_counts: Mapping[str, tuple[int, int]] | None = None) -> Index:
+        """The index of `sections` with the package's synonyms, glossaries and game names, and the
+        games' player ranges ({game: (fewest, most)}, from the game registry) when given."""
+        return cls(sections, Synonyms.read(), read_game_names(), read_concepts(), player_counts,
                    read_everyday_names())
 
     # -- the database ------------------------------------------------------------------------------
@@ -659,6 +657,7 @@ class Index:
 
 
 def _sentence_masks(texts: Iterable[str], lang: str) -> dict[str, int]:
+    """{stem: bit mask of the sentences that have it}, the sentences of `texts` numbered in order."""
     masks: dict[str, int] = {}
     n = 0
     for text in texts:
@@ -714,7 +713,7 @@ def player_count(words: Sequence[str]) -> int | None:
         after, before = words[i + 1:i + 3], tuple(words[max(0, i - 2):i])
         if after[:1] and after[0] in PLAYER_WORDS or after[:2] == ["of", "us"]:
             return n
-        if before in {("we", "are"), ("we", "re"), ("on", "est"), ("nous", "sommes"), ("we", "were")}:
+        if before in SAYS_HOW_MANY:
             return n
     return None
 

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 import report  # noqa: E402
 
 search = importlib.import_module("companion.rules.search")
-from companion.rules import content  # noqa: E402
+from companion.rules import content, player_counts  # noqa: E402
 
 SCALARS = ("COVERAGE", "GAME_AFFINITY", "NAMED_GAME", "GAME_PHRASE", "HUB", "OTHER_LANGUAGE", "TERM_MATCH",
            "PHRASE_MATCH", "PREFIX_ONLY", "SITUATION", "WRONG_PLAYER_COUNT")
@@ -34,7 +34,7 @@ def score(index, questions) -> float:
 
 
 def build():
-    return search.Index.of(content.library().all_sections())
+    return search.Index.of(content.library().all_sections(), player_counts())
 
 
 def main(argv: list[str]) -> None:

@@ -50,13 +50,13 @@ def measure(index, questions: list[dict]) -> dict:
 
 def main(argv: list[str]) -> None:
     sys.path.insert(0, str(ROOT.parent.parent))
-    from companion.rules import content
+    from companion.rules import content, player_counts
     from companion.rules.search import Index, Synonyms
 
     unknown = [a for a in argv if a.startswith("-") and a not in ("--misses", "--part")]
     if unknown or ("--part" in argv and argv[-1] == "--part"):
         sys.exit(__doc__)  # never measure (the held-out part included) on a mistyped command
-    index = Index.of(content.library().all_sections())
+    index = Index.of(content.library().all_sections(), player_counts())
     parts = [argv[argv.index("--part") + 1]] if "--part" in argv else PARTS
     for part in parts:
         figures = measure(index, load(part))

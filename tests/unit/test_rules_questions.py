@@ -29,7 +29,7 @@ import sys
 import pytest
 import yaml
 
-from companion.rules import content
+from companion.rules import content, player_counts
 from companion.rules.search import Index, Synonyms
 
 QUESTIONS = pathlib.Path(__file__).resolve().parent.parent / "rules_questions"
@@ -74,7 +74,7 @@ def _not_yet(game: str) -> str:
 
 @pytest.fixture(scope="module")
 def index():
-    return Index.of(content.library().all_sections())
+    return Index.of(content.library().all_sections(), player_counts())
 
 
 @pytest.mark.parametrize("game", content.GAME_KEYS)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from companion.rules import analysis
 from companion.rules.content import Library
-from companion.rules.search import LIMIT, MAX_QUERY, Index, Synonyms, player_count, read_player_counts
+from companion.rules.search import LIMIT, MAX_QUERY, Index, Synonyms, player_count
 
 FIXTURE = pathlib.Path(__file__).resolve().parent.parent / "rules_fixture"
 QUESTIONS = yaml.safe_load((FIXTURE / "questions.yaml").read_text(encoding="utf-8"))
@@ -221,8 +221,10 @@ def test_across_games_a_player_count_a_rulebook_does_not_allow_leaves_that_game_
     assert named({"fivesails": (2, 2)}) == named({})
 
 
-def test_every_game_says_how_many_can_play():
-    assert read_player_counts() == {"sins": (2, 5), "gibbon": (3, 7), "fivesails": (2, 4), "others": (2, 5)}
+def test_the_app_reads_player_counts_against_each_game_s_own_range():
+    from companion.rules import _index, content, player_counts
+    assert _index(content.CONTENT).player_counts == player_counts() == {
+        "sins": (2, 5), "gibbon": (3, 7), "fivesails": (2, 4), "others": (2, 5)}
 
 
 @pytest.mark.parametrize("query", ["", "   ", "the of and", "?!", "le la les"])
