@@ -5,9 +5,10 @@ and scope (within the game, across all games).
 
 Three parts: tune/*.yaml, which the ranking and concept maps were tuned on (with the first held-out
 set, once it had been measured at checkpoints, and the first set, <game>.yaml); dev/*.yaml, written
-by people who never saw the search, whose misses are read while tuning; and heldout/*.yaml, written
-the same way by others before the tuning that followed it, only ever measured (its misses are not
-read). fit.py fits the ranking constants on tune/ alone.
+by people who never saw the search, whose misses are read while tuning (batches 1, 2 and 4, and batch
+3, the second held-out set, once it was spent); and heldout/*.yaml, the third held-out set, written
+the same way by others and committed before the tuning that followed it, only ever measured (its
+misses are not read). fit.py fits the ranking constants on tune/ alone.
 """
 from __future__ import annotations
 

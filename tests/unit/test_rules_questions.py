@@ -12,10 +12,13 @@ games' references are merged; the misses are printed to tune the synonyms and ke
 The second set (issue 20) is in three parts:
 - tune/<game>.yaml, which the ranking, the sections' keywords and the concept maps were tuned on
   (it includes the first held-out set, once that had been measured at checkpoints while tuning);
-- dev/<game>.yaml, 40 per game (15 French) written from the rulebooks by people who never saw the
-  search: its misses are read while tuning, to find what search lacks on new wording;
-- heldout/<game>.yaml, 40 per game (15 French) written the same way by others, committed before the
-  tuning that followed, and only ever measured (figures, never its misses).
+- dev/<game>.yaml, written from the rulebooks by people who never saw the search, in batches of 40
+  per game (15 French): each batch is measured once unseen, then its misses are read while tuning,
+  to find what search lacks on new wording (batch 3 is the second held-out set, moved here once it
+  had been measured five times);
+- heldout/<game>.yaml, the third held-out set, 40 per game (15 French) written the same way by
+  others, committed before the tuning that followed, and only ever measured (figures, never its
+  misses).
 Each part has at least 30 questions per game, 8 of them French; each is asked within its game and
 across all games, and first and top-3 rates are checked per language and scope against the floors
 below (the figures measured when they were set, rounded down, so a change that makes search worse
