@@ -3,7 +3,8 @@
 
     .venv/bin/python bench/search.py [--rounds 3] [--content DIR] [--http]
 
-The query mix is what players send: the question files (tests/rules_questions/**/*.yaml), every
+The query mix is what players send: the question files (tests/rules_questions/**/*.yaml and
+companion/rules/questions/**/*.yaml), every
 question again as typed letter by letter (results as you type), with a typo in one word, the
 sections' titles, terms and keywords as term look-ups, and a fifth of it across all games. The
 measures:
@@ -52,7 +53,9 @@ def typo(word: str, rng: random.Random) -> str:
 def query_mix(lib: content.Library, rng: random.Random) -> list[tuple[str, str | None, str]]:
     """(query, game or None, reader's language) as players send them."""
     asked: list[tuple[str, str, str]] = []
-    for path in sorted((ROOT / "tests" / "rules_questions").glob("**/*.yaml")):
+    files = [*(ROOT / "tests" / "rules_questions").glob("**/*.yaml"),
+             *(ROOT / "companion" / "rules" / "questions").glob("**/*.yaml")]
+    for path in sorted(files):
         for item in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
             asked.append((str(item["q"]), path.stem, item.get("lang", "en")))
     for (game, lang), secs in lib.data.items():

@@ -38,6 +38,10 @@ What a query goes through, for each language a game's reference is written in:
    - across several games, a question that says how many play ("dealing to 7 ppl", "on est 6")
      leaves out, mostly, the games whose rulebook does not allow that many (the games' own ranges,
      which the caller passes: `Index.of(sections, player_counts)`).
+6. What players asked: a naive Bayes model counted from players' questions, each labelled with the
+   section that answers it (learned.py, questions/), says how likely the question is about each of
+   the best RERANK hits, and reorders them by it ("do we flip the whole pile" is Doubting, though
+   only Braveheart's text says "flip").
 
 Each hit carries its title and a short snippet as (text, highlighted) parts: the web layer escapes
 every part and wraps the highlighted ones in <mark>, so neither content nor query can inject HTML.
@@ -64,6 +68,7 @@ from rapidfuzz.distance import OSA
 from . import analysis, content
 from .analysis import fold, is_stop, stem
 from .content import Section
+from .learned import Learned, read_questions
 
 SYNONYMS = pathlib.Path(__file__).resolve().parent / "synonyms.yaml"
 GLOSSARY = content.GLOSSARY
@@ -114,6 +119,10 @@ SITUATION = 0.5
 # surely than one that has them scattered: (1 + TOGETHER x the share of the question's words its best
 # sentence has), counted from two words on.
 TOGETHER = 0.75
+# What players asked (learned.py) reorders the best RERANK hits: each gains LEARNED x the probability
+# that the question is about it, in units of the best hit's score.
+RERANK = 10
+LEARNED = 0.3
 SENTENCE_END = re.compile(r"(?<=[.;:!?·])\s+|\s+[–-]\s+")
 # Across several games, a question about a number of players that a game's rulebook does not allow
 # ("dealing to 7 ppl") is not about that game: its sections count this much.
@@ -317,13 +326,19 @@ class Index:
                  game_names: Mapping[str, Sequence[tuple[str, ...]]] | None = None,
                  concepts: Mapping[tuple[str, str, str], Sequence[str]] | None = None,
                  player_counts: Mapping[str, tuple[int, int]] | None = None,
-                 everyday_names: Iterable[tuple[str, ...]] = ()):
+                 everyday_names: Iterable[tuple[str, ...]] = (), learned: Learned | None = None):
         self.synonyms = synonyms or Synonyms()
+        self.learned = learned or Learned()
         self.everyday_names = set(everyday_names)
         self.player_counts = dict(player_counts or {})
         concepts = concepts or {}
-        self.game_names = [(tuple(n), g) for g, names in (game_names or {}).items() for n in names]
-        self.game_names.sort(key=lambda x: -len(x[0]))
+        # Each name players call a game by, and the games it names, longest first: "7 sins" is both
+        # 7 - The Sins and The Others: 7 Sins.
+        by_name: dict[tuple[str, ...], set[str]] = {}
+        for g, names in (game_names or {}).items():
+            for n in names:
+                by_name.setdefault(tuple(n), set()).add(g)
+        self.game_names = sorted(by_name.items(), key=lambda x: (-len(x[0]), x[0]))
         self.game_stems: dict[tuple[str, str], set[str]] = {}
         self.phrase_rows: dict[tuple[str, ...], set[int]] = {}  # a title, term or keyword -> its rows
         self.rows: list[_Row] = []
@@ -397,8 +412,11 @@ class Index:
     def of(cls, sections: Iterable[Section], player_counts: Mapping[str, tuple[int, int]] | None = None) -> Index:
         """The index of `sections` with the package's synonyms, glossaries and game names, and the
         games' player ranges ({game: (fewest, most)}, from the game registry) when given."""
-        return cls(sections, Synonyms.read(), read_game_names(), read_concepts(), player_counts,
-                   read_everyday_names())
+        sections = list(sections)
+        concepts = read_concepts()
+        learned = Learned(read_questions(), sections, concepts)
+        return cls(sections, Synonyms.read(), read_game_names(), concepts, player_counts,
+                   read_everyday_names(), learned)
 
     # -- the database ------------------------------------------------------------------------------
 
@@ -525,15 +543,16 @@ class Index:
         named: set[str] = set()
         surely: set[str] = set()
         kept = list(words)
-        for name, game in self.game_names:
-            if game not in searched:
+        for name, games in self.game_names:
+            games = games.intersection(searched)
+            if not games:
                 continue
             n = len(name)
             for i in range(len(kept) - n + 1):
                 if tuple(kept[i:i + n]) == name:
-                    named.add(game)
+                    named.update(games)
                     if name not in self.everyday_names:
-                        surely.add(game)
+                        surely.update(games)
                     kept[i:i + n] = [""] * n
         rest = [w for w in kept if w]
         if not named or not any(not is_stop(w) for w in rest):
@@ -570,6 +589,16 @@ class Index:
             return {}
         counts = Counter(i for ids in present.values() for i in ids)
         return {g: sum(1 / counts[i] for i in ids) / size for g, ids in present.items()}
+
+    def _learn(self, best: dict[tuple[str, str], float], query: str, lang: str) -> None:
+        """Reorder the best RERANK hits by what players asked (`learned`): each one's score, as a
+        share of the best, gains LEARNED x the probability the question is about it."""
+        if not self.learned or len(best) < 2:
+            return
+        keys = heapq.nsmallest(RERANK, best, key=lambda k: (-best[k], k))
+        top = best[keys[0]]
+        for key, p in self.learned.probabilities(query, lang, keys).items():
+            best[key] += LEARNED * p * top
 
     def search(self, query: str, games: Sequence[str] | None = None, lang: str = "en",
                limit: int = LIMIT) -> Result:
@@ -642,6 +671,7 @@ class Index:
         # reader's language unless the other version answers more of the query's words (a French
         # question on an English page shows the French title and text, where its words are marked).
         best = {key: max(v[0] for v in by_lang.values()) for key, by_lang in found.items()}
+        self._learn(best, query, asked)
         ranked = [(key, found[key]) for key in heapq.nsmallest(limit, best, key=lambda k: (-best[k], k))]
         hits = []
         for (game, slug), by_lang in ranked:

@@ -3,7 +3,7 @@ and scope (within the game, across all games).
 
     .venv/bin/python tests/rules_questions/report.py [--misses] [--part tune|dev|heldout]
 
-Three parts: tune/*.yaml, which the ranking and concept maps were tuned on (with the first held-out
+Three parts: tune/*.yaml (in companion/rules/questions/, like dev/), which the ranking and concept maps were tuned on (with the first held-out
 set, once it had been measured at checkpoints, and the first set, <game>.yaml); dev/*.yaml, written
 by people who never saw the search, whose misses are read while tuning (batches 1, 2 and 4, and batch
 3, the second held-out set, once it was spent); and heldout/*.yaml, the third held-out set, written
@@ -22,9 +22,15 @@ PARTS = ("tune", "dev", "heldout")
 SCOPES = ("game", "all")
 
 
+def folder(part: str) -> pathlib.Path:
+    """tune/ and dev/ are in the package (companion/rules/questions/), as the search learns from them;
+    the held-out part stays here, where the search never reads it."""
+    return ROOT / part if part == "heldout" else ROOT.parent.parent / "companion" / "rules" / "questions" / part
+
+
 def load(part: str) -> list[dict]:
     out = []
-    for path in sorted((ROOT / part).glob("*.yaml")):
+    for path in sorted(folder(part).glob("*.yaml")):
         for item in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
             out.append({**item, "game": path.stem, "lang": item.get("lang", "en")})
     return out

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from companion.rules import analysis
 from companion.rules.content import Library
+from companion.rules.learned import Example, Learned, read_questions
 from companion.rules.search import LIMIT, MAX_QUERY, Index, Synonyms, player_count
 
 FIXTURE = pathlib.Path(__file__).resolve().parent.parent / "rules_fixture"
@@ -346,3 +347,76 @@ def test_a_question_that_names_its_game_searches_that_game_first():
     assert {h.game for h in index.search("gibbon wounds").hits} >= {"fivesails", "others"}
     # "the others" is also everyday English: it weighs The Others up but keeps the other games in.
     assert "fivesails" in {h.game for h in index.search("the others wounds").hits}
+
+
+def test_a_name_two_games_share_names_both():
+    """"7 sins" is 7 - The Sins and The Others: 7 Sins: a question that says it searches both."""
+    index = Index(Library.read(FIXTURE / "content").all_sections(), Synonyms.read(),
+                  game_names={"sins": [("7", "sins")], "others": [("7", "sins"), ("the", "others")]})
+    named, surely, rest = index._named_games("7 sins wounds", index.games)
+    assert named == surely == {"sins", "others"} and rest.split() == ["wounds"]
+    assert {h.game for h in index.search("7 sins wounds").hits} == {"others"}
+
+
+def _two_sections(tmp_path):
+    """Two sections that both say "card" and "pile" once, and nothing that tells them apart for a
+    question about who takes the pile."""
+    folder = tmp_path / "gibbon"
+    folder.mkdir()
+    front = "---\ntitle: {title}\nsource: Rulebook\nsummary: {summary}\ngroup: Playing\norder: {order}\n---\n"
+    (folder / "doubting.md").write_text(front.format(title="Doubting", summary="Judge it.", order=1) +
+                                        "Turn the doubted card of the pile face up for everyone at the table to see.\n", encoding="utf-8")
+    (folder / "braveheart.md").write_text(front.format(title="Braveheart", summary="Go out.", order=2) +
+                                          "Throw your final card on a pile.\n", encoding="utf-8")
+    return list(Library.read(tmp_path).all_sections())
+
+
+def test_what_players_asked_reorders_the_best_hits(tmp_path):
+    """The text alone cannot tell which section says who takes the pile; players who asked it meant
+    Doubting."""
+    sections = _two_sections(tmp_path)
+    asked = [Example("gibbon", "doubting", "en", "i lost the doubt, do i take the whole pile"),
+             Example("gibbon", "doubting", "fr", "qui prend la pile quand on doute")]
+    question = "who takes the pile"
+    assert found(Index(sections, Synonyms()).search(question)) == ["gibbon/braveheart", "gibbon/doubting"]
+    learned = Index(sections, Synonyms(), learned=Learned(asked, sections))
+    assert found(learned.search(question)) == ["gibbon/doubting", "gibbon/braveheart"]
+    # It only reorders what the question's words found: a section the question has no word of never
+    # comes in, however much players said that word about it: "whole" was said about Doubting, whose
+    # text has no word of "whole throw".
+    assert found(learned.search("final")) == ["gibbon/braveheart"]
+    assert found(learned.search("whole throw")) == ["gibbon/braveheart"]
+
+
+def test_what_players_asked_weighs_rare_words_and_gives_probabilities(tmp_path):
+    sections = _two_sections(tmp_path)
+    learned = Learned([Example("gibbon", "doubting", "en", "take the pile after a doubt"),
+                       Example("gibbon", "braveheart", "en", "where does my final card go")], sections)
+    keys = [("gibbon", "doubting"), ("gibbon", "braveheart")]
+    p = learned.probabilities("who takes the pile", "en", keys)
+    assert p[keys[0]] > 0.5 > p[keys[1]] and sum(p.values()) == pytest.approx(1)
+    # A question of words nobody said about either section says nothing: even odds.
+    assert learned.probabilities("zebra", "en", keys) == {keys[0]: 0.5, keys[1]: 0.5}
+    assert learned.probabilities("who takes the pile", "en", []) == {}
+    assert not Learned() and learned
+
+
+def test_every_question_the_search_learns_from_points_at_a_real_section():
+    from companion.rules import content
+    real = {(s.game, s.slug) for s in content.library().all_sections()}
+    examples = read_questions()
+    assert len(examples) > 1000
+    wrong = [e for e in examples if (e.game, e.slug) not in real or e.lang not in analysis.LANGS]
+    assert not wrong, wrong[:5]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=MAX_QUERY))
+def test_what_players_asked_answers_any_text_with_probabilities(tmp_path_factory, text):
+    sections = _SECTIONS.get("two") or _SECTIONS.setdefault("two", _two_sections(tmp_path_factory.mktemp("c")))
+    learned = Learned([Example("gibbon", "doubting", "en", "take the pile")], sections)
+    p = learned.probabilities(text, "fr", [("gibbon", "doubting"), ("gibbon", "braveheart")])
+    assert all(0 <= v <= 1 for v in p.values()) and sum(p.values()) == pytest.approx(1)
+
+
+_SECTIONS: dict = {}
