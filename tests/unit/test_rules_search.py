@@ -323,18 +323,23 @@ def test_a_synonym_without_words_is_refused():
         Synonyms({"sins": {"de": {"steine": ["stones"]}}})
 
 
+def _gibbon_sections(root, *sections: tuple[str, str, str, str]) -> list:
+    """Sinful Gibbon sections written under `root`, each (slug, title, summary, body), in order."""
+    folder = root / "gibbon"
+    folder.mkdir()
+    for order, (slug, title, summary, body) in enumerate(sections, start=1):
+        (folder / f"{slug}.md").write_text(f"---\ntitle: {title}\nsource: Rulebook\nsummary: {summary}\n"
+                                           f"group: Playing\norder: {order}\n---\n{body}\n", encoding="utf-8")
+    return list(Library.read(root).all_sections())
+
+
 def test_a_sentence_that_says_the_words_together_outranks_words_scattered(tmp_path):
     """Both sections have "dealer" and "counts"; the one that says them in one sentence answers."""
-    folder = tmp_path / "gibbon"
-    folder.mkdir()
-    front = "---\ntitle: {title}\nsource: Rulebook\nsummary: {summary}\ngroup: Playing\norder: {order}\n---\n"
-    (folder / "scattered.md").write_text(front.format(title="Scattered", summary="Shuffle.", order=1) +
-                                         "The dealer shuffles. Everyone counts.\n", encoding="utf-8")
-    (folder / "together.md").write_text(front.format(title="Together", summary="At the end.", order=2) +
-                                        "At the very end of the round the dealer counts every card left in "
-                                        "the hands of the other players. Then the next round begins.\n",
-                                        encoding="utf-8")
-    index = Index(Library.read(tmp_path).all_sections(), Synonyms())
+    sections = _gibbon_sections(
+        tmp_path, ("scattered", "Scattered", "Shuffle.", "The dealer shuffles. Everyone counts."),
+        ("together", "Together", "At the end.", "At the very end of the round the dealer counts every card "
+                                                "left in the hands of the other players. Then the next round begins."))
+    index = Index(sections, Synonyms())
     assert found(index.search("who counts, the dealer?", ["gibbon"]))[0] == "gibbon/together"
 
 
@@ -361,14 +366,10 @@ def test_a_name_two_games_share_names_both():
 def _two_sections(tmp_path):
     """Two sections that both say "card" and "pile" once, and nothing that tells them apart for a
     question about who takes the pile."""
-    folder = tmp_path / "gibbon"
-    folder.mkdir()
-    front = "---\ntitle: {title}\nsource: Rulebook\nsummary: {summary}\ngroup: Playing\norder: {order}\n---\n"
-    (folder / "doubting.md").write_text(front.format(title="Doubting", summary="Judge it.", order=1) +
-                                        "Turn the doubted card of the pile face up for everyone at the table to see.\n", encoding="utf-8")
-    (folder / "braveheart.md").write_text(front.format(title="Braveheart", summary="Go out.", order=2) +
-                                          "Throw your final card on a pile.\n", encoding="utf-8")
-    return list(Library.read(tmp_path).all_sections())
+    return _gibbon_sections(
+        tmp_path, ("doubting", "Doubting", "Judge it.", "Turn the doubted card of the pile face up for everyone at "
+                                                        "the table to see."),
+        ("braveheart", "Braveheart", "Go out.", "Throw your final card on a pile."))
 
 
 def test_what_players_asked_reorders_the_best_hits(tmp_path):
@@ -410,13 +411,14 @@ def test_every_question_the_search_learns_from_points_at_a_real_section():
     assert not wrong, wrong[:5]
 
 
+@pytest.fixture(scope="module")
+def two_sections(tmp_path_factory):
+    return _two_sections(tmp_path_factory.mktemp("content"))
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=MAX_QUERY))
-def test_what_players_asked_answers_any_text_with_probabilities(tmp_path_factory, text):
-    sections = _SECTIONS.get("two") or _SECTIONS.setdefault("two", _two_sections(tmp_path_factory.mktemp("c")))
-    learned = Learned([Example("gibbon", "doubting", "en", "take the pile")], sections)
+def test_what_players_asked_answers_any_text_with_probabilities(two_sections, text):
+    learned = Learned([Example("gibbon", "doubting", "en", "take the pile")], two_sections)
     p = learned.probabilities(text, "fr", [("gibbon", "doubting"), ("gibbon", "braveheart")])
     assert all(0 <= v <= 1 for v in p.values()) and sum(p.values()) == pytest.approx(1)
-
-
-_SECTIONS: dict = {}
