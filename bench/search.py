@@ -37,6 +37,7 @@ import yaml  # noqa: E402
 
 from companion.rules import content  # noqa: E402
 from companion.rules import player_counts  # noqa: E402
+from companion.rules.learned import QUESTIONS  # noqa: E402
 from companion.rules.search import Index  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "rules_fixture" / "content"
@@ -54,7 +55,7 @@ def query_mix(lib: content.Library, rng: random.Random) -> list[tuple[str, str |
     """(query, game or None, reader's language) as players send them."""
     asked: list[tuple[str, str, str]] = []
     files = [*(ROOT / "tests" / "rules_questions").glob("**/*.yaml"),
-             *(ROOT / "companion" / "rules" / "questions").glob("**/*.yaml")]
+             *QUESTIONS.glob("**/*.yaml")]
     for path in sorted(files):
         for item in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
             asked.append((str(item["q"]), path.stem, item.get("lang", "en")))

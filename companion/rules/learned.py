@@ -82,9 +82,9 @@ class Learned:
 
     def probabilities(self, question: str, lang: str, keys: Sequence[Key]) -> dict[Key, float]:
         """{key: P(the question is about that section)}, over `keys` only."""
-        stems = [s for s in analysis.terms(question, lang) if s in self.rarity]
         if not keys:
             return {}
+        stems = [s for s in analysis.terms(question, lang) if s in self.rarity]
         logs = {}
         for key in keys:
             bag, total = self.counts.get(key, Counter()), self.totals.get(key, 0)

@@ -15,25 +15,20 @@ from __future__ import annotations
 import pathlib
 import sys
 
-import yaml
-
 ROOT = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT.parent.parent))
+from companion.rules.learned import QUESTIONS, read_questions  # noqa: E402
+
 PARTS = ("tune", "dev", "heldout")
 SCOPES = ("game", "all")
 
 
-def folder(part: str) -> pathlib.Path:
-    """tune/ and dev/ are in the package (companion/rules/questions/), as the search learns from them;
-    the held-out part stays here, where the search never reads it."""
-    return ROOT / part if part == "heldout" else ROOT.parent.parent / "companion" / "rules" / "questions" / part
-
-
 def load(part: str) -> list[dict]:
-    out = []
-    for path in sorted(folder(part).glob("*.yaml")):
-        for item in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            out.append({**item, "game": path.stem, "lang": item.get("lang", "en")})
-    return out
+    """The questions of a part as {q, expect, game, lang}. tune/ and dev/ are in the package
+    (companion/rules/questions/), as the search learns from them; the held-out part stays here, where
+    the search never reads it."""
+    folder = ROOT if part == "heldout" else QUESTIONS
+    return [{"q": e.text, "expect": e.slug, "game": e.game, "lang": e.lang} for e in read_questions(folder, (part,))]
 
 
 def measure(index, questions: list[dict]) -> dict:
@@ -56,7 +51,6 @@ def measure(index, questions: list[dict]) -> dict:
 
 
 def main(argv: list[str]) -> None:
-    sys.path.insert(0, str(ROOT.parent.parent))
     from companion.rules import content, player_counts
     from companion.rules.search import Index, Synonyms
 
