@@ -63,6 +63,8 @@ def make_app(database_url, tmp_path, **extra):
         "SECRET_KEY": "test-secret",
         "WTF_CSRF_ENABLED": False,
         "SERVER_NAME": "companion.test",
+        # Every document an action leaves must fit its game's declared shape (tables/shape.py).
+        "CHECK_SHAPES": True,
     }
     config.update(extra)
     return create_app(config)

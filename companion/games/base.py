@@ -69,6 +69,9 @@ class Game:
     context: Callable[[str, object, dict], dict] | None = None
     # The rules reference section that introduces the game (e.g. "overview").
     rules_section: str = "overview"
+    # The declared shape of `state.game` (a tables.shape.Strict model, in games/<key>/shape.py):
+    # it checks imported backups, and every document the suite reaches (config CHECK_SHAPES).
+    shape: type | None = None
 
     @property
     def seating(self) -> Seating:

@@ -361,7 +361,7 @@ def perform(token: str, form, build: Callable[[object, "TableView"], tuple[store
     if not form.validate():
         return invalid({k: [str(m) for m in v] for k, v in form.errors.items()})
     try:
-        change, mutate = build(form, t)
+        change, mutate = checked(t.game, *build(form, t))
         table = store.apply(get_session(), table.id, seen_version(), change, mutate, submission=submission())
     except Invalid as err:
         return invalid(err.as_dict(_))
@@ -373,6 +373,19 @@ def perform(token: str, form, build: Callable[[object, "TableView"], tuple[store
         table = done.table
     t.table = table
     return after_change(t)
+
+
+def checked(game: Game, change, mutate):
+    """With CHECK_SHAPES (the test suite), every document an action leaves must fit its game's
+    declared shape: a rule that writes something its model does not allow fails loudly."""
+    if not current_app.config.get("CHECK_SHAPES") or game.shape is None:
+        return change, mutate
+    from .shape import validate_document
+
+    def mutate_and_check(doc):
+        mutate(doc)
+        validate_document(doc, game.shape)
+    return change, mutate_and_check
 
 
 def act(token: str, form, kind: str, summary, work: Callable[[dict, object, dict], None], *,
