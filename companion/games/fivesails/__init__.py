@@ -3,6 +3,7 @@ Renown and Leaders, and the duel threat calculator (in a table, standalone, and 
 from ...domain import N_
 from ..base import Game, Page
 from . import rules
+from .shape import GameState
 from .views import bp, context, default_page
 
 
@@ -28,4 +29,5 @@ GAME = Game(
     default_page=default_page,
     context=context,
     rules_section="overview",
+    shape=GameState,
 )
