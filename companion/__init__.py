@@ -50,6 +50,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .api import api
     from .games import GAMES
     from .plays.views import bp as groups_bp
+    from .plays.views import listen_to_tables
+    from .tables.game import register_games
     from .rules import bp as rules_bp
     from .tables.views import bp as tables_bp
 
@@ -58,6 +60,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(tables_bp)
     app.register_blueprint(rules_bp)
     app.register_blueprint(groups_bp)
+    register_games(app, GAMES)
+    listen_to_tables(app)
     for game in GAMES.values():
         if game.blueprint is not None:
             app.register_blueprint(game.blueprint)

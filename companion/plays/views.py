@@ -485,6 +485,23 @@ def plays_csv(token):
     return download(body, "text/csv", "plays.csv")
 
 
+def listen_to_tables(app) -> None:
+    """Plays follow their tables: a finished table's play follows its document after every change,
+    and a table started from a group's page joins that group (the table machinery only announces)."""
+    from ..tables.actions import table_changed, table_created
+
+    table_changed.connect(_table_changed, sender=app)
+    table_created.connect(_table_created, sender=app)
+
+
+def _table_changed(app, table, session) -> None:
+    sync.sync(session, table)
+
+
+def _table_created(app, table, group) -> None:
+    join_new_table(table, group)
+
+
 def join_new_table(table: Table, group_token: str) -> None:
     """A table started from a group's page joins that group (its own link only; anything else is
     ignored: the table is made either way)."""

@@ -17,8 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from .players import COLOURS, NAME_MAX
 
-__all__ = ["Strict", "Open", "Player", "Result", "Score", "Document", "Count", "Seat", "Name", "Line",
-           "Small", "Signed", "ValidationError", "validate_document", "first_error"]
+__all__ = ["Strict", "Open", "Player", "Result", "Score", "Document", "Count", "Seat", "SeatKey", "Name", "Line",
+           "Small", "Signed", "ValidationError", "validate_document", "first_error", "distinct"]
 
 # A whole number of a table: at most nine digits, as every number a phone can send (numbers.py).
 BIG = 999_999_999
@@ -27,9 +27,18 @@ Signed = Annotated[int, Field(ge=-BIG, le=BIG)]
 Small = Annotated[int, Field(ge=0, le=999)]
 # A player's id at a table (players.py numbers seats from 1; added players take the next free id).
 Seat = Annotated[int, Field(ge=1, le=99)]
+# The same id as a JSON object's key ("3"), where a game keeps something per player.
+SeatKey = Annotated[str, StringConstraints(pattern=r"^[1-9][0-9]?$")]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=NAME_MAX)]
 # A short line a player typed, e.g. a hero's or a scenario's name.
 Line = Annotated[str, StringConstraints(max_length=200)]
+
+
+def distinct(values: list, what: str = "an entry twice") -> list:
+    """A list whose entries are each there once (for a field validator)."""
+    if len(set(values)) != len(values):
+        raise ValueError(f"holds {what}")
+    return values
 
 
 class Strict(BaseModel):

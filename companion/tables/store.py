@@ -45,7 +45,7 @@ LOCK_SECONDS = 5  # how long a write waits for the table's lock before the phone
 SUBMISSION_MAX = 400  # characters of a submission id worth reading; longer ones are not ids
 
 
-@dataclass(frozen=True)
+@dataclass
 class Change:
     """What an action is, in words, and how it combines with changes it did not see.
 
@@ -59,6 +59,9 @@ class Change:
     summary: str
     args: dict = field(default_factory=dict)
     relative: bool = False
+    # Its outcome depends on the state it lands on (the third Last Judgment ends the game): the live
+    # table judges such a change on what the phone saw (see tables/actions.py).
+    depends_on_state: bool = False
 
 
 class Conflict(Exception):

@@ -11,7 +11,6 @@ from flask_babel import ngettext
 
 from ..db import get_session
 from ..domain import N_, Invalid
-from ..games import GAMES
 from ..i18n import render_message
 from ..limits import new_tables
 from ..models import Action, Table
@@ -22,8 +21,10 @@ from . import players as players_mod
 from . import qr, recent, store, tokens
 from .forms import (AddPlayerForm, ArchiveForm, BackToForm, ColourForm, EmptyForm, MoveForm, NewTableForm, OpenLinkForm,
                     PlayerForm, PrefsForm, RenamePlayerForm, RenameTableForm, StatusForm, TableForm, UndoForm)
-from .live import (LIVE_ID, Bound, after_change, cached_page, conflict_banner, form_view, open_table, page_key,
-                   perform, render, seen_version, submission, view_for)
+from .actions import action, after_change, table_created, table_changed
+from .game import games
+from .live import (LIVE_ID, Bound, cached_page, conflict_banner, form_view, open_table, page_key, render,
+                   seen_version, submission, view_for)
 from .tokens import new_token, token_from_link
 
 bp = Blueprint("tables", __name__)
@@ -49,7 +50,7 @@ def _home(open_form, status=200):
             by_token[row.token] = (row, False)
             by_token[row.view_token] = (row, True)
         tables = [(tok, *by_token[tok]) for tok in toks if tok in by_token]
-    return render_template("home.html", games=GAMES.values(), tables=tables, open_form=open_form), status
+    return render_template("home.html", games=games().values(), tables=tables, open_form=open_form), status
 
 
 @bp.post("/open")
@@ -73,7 +74,7 @@ def forget(token):
 # -- new table -------------------------------------------------------------------------------------
 
 def _game_or_404(key):
-    game = GAMES.get(key)
+    game = games().get(key)
     if game is None:
         abort(404)
     return game
@@ -132,9 +133,8 @@ def create(game_key):
     if valid and not player_errors and not general:
         table = store.create(get_session(), game.key, name, people, game.new_state(people),
                              submission=submission())
-        from ..plays.views import join_new_table  # issue 19: a table started from a group's page
-
-        join_new_table(table, request.form.get("group", ""))
+        # A table started from a group's page joins that group (the plays package listens).
+        table_created.send(current_app._get_current_object(), table=table, group=request.form.get("group", ""))
         resp = redirect(url_for("tables.page", token=table.token), code=303)
         return recent.remember(resp, table.token)
     return render_template("new_table.html", game=game, form=form, names=names, colours=colours,
@@ -177,98 +177,61 @@ def _player_name(doc, player_id):
     return players_mod.find(doc["state"], player_id)["name"]
 
 
-@bp.post("/t/<token>/players/rename")
-def rename_player(token):
-    def build(form, t):
-        pid = form.player.data
-
-        def mutate(doc):
-            old, new = players_mod.rename(doc["state"], pid, form.name.data)
-            change.args.update(old=old, new=new)
-
-        change = store.Change("player.rename", N_("%(old)s is now called %(new)s"), {})
-        return change, mutate
-    return perform(token, RenamePlayerForm(), build)
+@action(bp, "/t/<token>/players/rename", form=RenamePlayerForm, kind="player.rename",
+        summary=N_("%(old)s is now called %(new)s"))
+def rename_player(doc, form, said):
+    old, new = players_mod.rename(doc["state"], form.player.data, form.name.data)
+    said(old=old, new=new)
 
 
-@bp.post("/t/<token>/players/colour")
-def colour_player(token):
-    def build(form, t):
-        pid = form.player.data
-        change = store.Change("player.colour", N_("%(player)s changed colour"), {})
-
-        def mutate(doc):
-            change.args["player"] = _player_name(doc, pid)
-            players_mod.recolour(doc["state"], pid, form.colour.data)
-        return change, mutate
-    return perform(token, ColourForm(), build)
+@action(bp, "/t/<token>/players/colour", form=ColourForm, kind="player.colour",
+        summary=N_("%(player)s changed colour"))
+def colour_player(doc, form, said):
+    said(player=_player_name(doc, form.player.data))
+    players_mod.recolour(doc["state"], form.player.data, form.colour.data)
 
 
-@bp.post("/t/<token>/players/move")
-def move_player(token):
-    def build(form, t):
-        pid, step = form.player.data, form.step.data
-        msg = N_("%(player)s moved one seat earlier") if step < 0 else N_("%(player)s moved one seat later")
-        change = store.Change("player.move", msg, {})
-
-        def mutate(doc):
-            change.args["player"] = _player_name(doc, pid)
-            players_mod.move(doc["state"], pid, step)
-        return change, mutate
-    return perform(token, MoveForm(), build)
+@action(bp, "/t/<token>/players/move", form=MoveForm, kind="player.move")
+def move_player(doc, form, said):
+    said(N_("%(player)s moved one seat earlier") if form.step.data < 0 else N_("%(player)s moved one seat later"),
+         player=_player_name(doc, form.player.data))
+    players_mod.move(doc["state"], form.player.data, form.step.data)
 
 
-def _join_or_leave(token, form, kind, summary, operation):
-    """Add or remove a player: only while setting up, within the game's player count."""
-    def build(form, t):
-        change = store.Change(kind, summary, {})
-
-        def mutate(doc):
-            if doc["status"] != store.SETTING_UP:
-                raise Invalid(players_mod.Problem("name", N_("Players can only be added or removed while setting up.")))
-            player = operation(doc["state"], form, t.game)
-            if t.game.players_changed:
-                t.game.players_changed(doc["state"])
-            change.args["player"] = player["name"]
-        return change, mutate
-    return perform(token, form, build)
+def _setting_up(doc: dict) -> None:
+    """Players are added or removed only while setting up, within the game's player count."""
+    if doc["status"] != store.SETTING_UP:
+        raise Invalid(players_mod.Problem("name", N_("Players can only be added or removed while setting up.")))
 
 
-@bp.post("/t/<token>/players/add")
-def add_player(token):
-    return _join_or_leave(token, AddPlayerForm(), "player.add", N_("%(player)s joined the table"),
-                          lambda state, form, game: players_mod.add(state, form.name.data, game.max_players))
+@action(bp, "/t/<token>/players/add", form=AddPlayerForm, kind="player.add", summary=N_("%(player)s joined the table"))
+def add_player(doc, form, said):
+    _setting_up(doc)
+    said(player=players_mod.add(doc["state"], form.name.data, said.game.max_players)["name"])
+    if said.game.players_changed:
+        said.game.players_changed(doc["state"])
 
 
-@bp.post("/t/<token>/players/remove")
-def remove_player(token):
-    return _join_or_leave(token, PlayerForm(), "player.remove", N_("%(player)s left the table"),
-                          lambda state, form, game: players_mod.remove(state, form.player.data, game.min_players))
+@action(bp, "/t/<token>/players/remove", form=PlayerForm, kind="player.remove",
+        summary=N_("%(player)s left the table"))
+def remove_player(doc, form, said):
+    _setting_up(doc)
+    said(player=players_mod.remove(doc["state"], form.player.data, said.game.min_players)["name"])
+    if said.game.players_changed:
+        said.game.players_changed(doc["state"])
 
 
-@bp.post("/t/<token>/rename")
-def rename_table(token):
-    def build(form, t):
-        change = store.Change("table.rename", N_("The table is now called %(name)s"), {})
-
-        def mutate(doc):
-            doc["name"] = store.clean_table_name(clean_line(form.name.data))
-            change.args["name"] = doc["name"]
-        return change, mutate
-    return perform(token, RenameTableForm(), build)
+@action(bp, "/t/<token>/rename", form=RenameTableForm, kind="table.rename",
+        summary=N_("The table is now called %(name)s"))
+def rename_table(doc, form, said):
+    doc["name"] = store.clean_table_name(clean_line(form.name.data))
+    said(name=doc["name"])
 
 
-@bp.post("/t/<token>/status")
-def set_status(token):
-    def build(form, t):
-        status = form.status.data
-        change = store.Change("table.status", N_("The table is now %(status)s"),
-                              {"status": {"term": store.STATUS_NAMES[status]}})
-
-        def mutate(doc):
-            doc["status"] = status
-        return change, mutate
-    return perform(token, StatusForm(), build)
+@action(bp, "/t/<token>/status", form=StatusForm, kind="table.status", summary=N_("The table is now %(status)s"))
+def set_status(doc, form, said):
+    doc["status"] = form.status.data
+    said(status={"term": store.STATUS_NAMES[form.status.data]})
 
 
 @bp.post("/t/<token>/undo")
@@ -337,20 +300,14 @@ def rotate_link(token):
     return recent.replace(_navigate(url_for("tables.page", token=new, slug="table")), token, new)
 
 
-@bp.post("/t/<token>/archive")
-def archive(token):
-    def build(form, t):
-        on = bool(form.archive.data)
-        msg = N_("The table was archived: it can be read but not changed") if on else N_("The table was restored")
-        change = store.Change("table.archive", msg, {})
-
-        def mutate(doc):
-            if on:
-                doc["state"]["archived"] = True
-            else:
-                doc["state"].pop("archived", None)
-        return change, mutate
-    return perform(token, ArchiveForm(), build, slug="table")
+@action(bp, "/t/<token>/archive", form=ArchiveForm, kind="table.archive", page="table")
+def archive(doc, form, said):
+    if form.archive.data:
+        said(N_("The table was archived: it can be read but not changed"))
+        doc["state"]["archived"] = True
+    else:
+        said(N_("The table was restored"))
+        doc["state"].pop("archived", None)
 
 
 @bp.post("/t/<token>/delete")
@@ -426,9 +383,7 @@ def undo_back_to(token):
                         confirm=target)
     except store.AlreadyDone:
         return redirect(url_for("tables.history", token=token), code=303)
-    from ..plays.sync import sync as sync_play  # issue 19: a finished table's play follows its document
-
-    sync_play(get_session(), fresh)
+    table_changed.send(current_app._get_current_object(), table=fresh, session=get_session())
     flash(ngettext("Went back to “%(what)s”: %(num)d later change undone.",
                    "Went back to “%(what)s”: %(num)d later changes undone.", n,
                    what=render_message(target.summary, target.args)))
