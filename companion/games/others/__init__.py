@@ -3,6 +3,7 @@ from ...domain import N_
 from ..base import Game, Page
 from . import state
 from .board import context
+from .shape import GameState
 from .views import bp
 from . import preset_views  # noqa: F401  (its routes join bp)
 
@@ -32,4 +33,5 @@ GAME = Game(
     default_page=default_page,
     context=context,
     rules_section="overview",
+    shape=GameState,
 )
