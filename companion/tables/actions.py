@@ -14,7 +14,7 @@ The declaration says:
 - `kind`: what the log calls it; `summary`: its log line (a message id marked `N_`), unless the
   action chooses one as it runs with `said(N_("..."), **args)`; `said(**args)` fills the line;
 - `relative`: an increment that commutes ("+1 stone"): it lands whatever another phone changed
-  meanwhile. Anything else is *absolute*: it sets what the phone saw, and is refused on a stale view
+  meanwhile (a function of the validated form where one route is both, as the Last Judgments are). Anything else is *absolute*: it sets what the phone saw, and is refused on a stale view
   when a change it never saw wrote one of the same values (see store.apply);
 - `depends_on_state`: its outcome depends on the state it lands on (the third Last Judgment ends
   the game, a +1 Renown can cross a victory), so a stale view matters even for an increment;
@@ -82,7 +82,7 @@ class Declared:
     run: Run = field(repr=False)
     form: Callable = field(repr=False)
     summary: str | None = None
-    relative: bool = False
+    relative: bool | Callable = False
     depends_on_state: bool = False
     page: str | Callable | None = None
     respond: Callable | None = field(default=None, repr=False)
@@ -96,7 +96,7 @@ def declared() -> dict[str, Declared]:
     return dict(_DECLARED)
 
 
-def action(bp: Blueprint, rule: str, *, form, kind: str, summary: str | None = None, relative: bool = False,
+def action(bp: Blueprint, rule: str, *, form, kind: str, summary: str | None = None, relative: bool | Callable = False,
            depends_on_state: bool = False, page: str | Callable | None = None, respond: Callable | None = None,
            endpoint: str | None = None) -> Callable[[Run], Run]:
     """Declare a table action (see the module's docstring); returns the function unchanged."""
@@ -135,7 +135,8 @@ def perform(token: str, spec: Declared):
     if not form.validate():
         return invalid({k: [str(m) for m in v] for k, v in form.errors.items()})
     said = Said(spec.summary, t.game)
-    change = store.Change(spec.kind, "", said.args, relative=spec.relative, depends_on_state=spec.depends_on_state)
+    relative = spec.relative(form) if callable(spec.relative) else spec.relative
+    change = store.Change(spec.kind, "", said.args, relative=relative, depends_on_state=spec.depends_on_state)
     check = _shape_check(t.game)
 
     def mutate(doc: dict) -> None:

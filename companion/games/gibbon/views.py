@@ -15,8 +15,9 @@ from werkzeug.datastructures import MultiDict
 from ...api import api, json_endpoint
 from ...domain import N_, Invalid, Problem, Problems
 from ...numbers import clean, parse_int
-from ...tables.live import Bound, open_table, perform, view_for
-from ...tables.store import PLAYING, Change
+from ...tables.actions import action
+from ...tables.live import Bound, open_table, view_for
+from ...tables.store import PLAYING
 from . import chart, play, rules
 from .forms import RoundNumberForm, StartForm, SwapForm, TickForm, field_name, round_form
 
@@ -35,34 +36,27 @@ def _pid(raw: str | None, field_: str, order: list[int], *, blank_ok: bool) -> i
 
 # -- setup -----------------------------------------------------------------------------------------
 
-@bp.post("/t/<token>/gibbon/tick")
-def tick(token):
-    def build(form, t):
-        step, done = form.step.data, bool(form.done.data)
-        msg = N_("Setup: %(step)s") if done else N_("Setup, not done yet: %(step)s")
-        change = Change("gibbon.tick", msg, {"step": {"term": play.CHECKLIST_NAMES[step]}})
-        return change, lambda doc: play.tick(doc["state"], step, done)
-    return perform(token, TickForm(), build)
+@action(bp, "/t/<token>/gibbon/tick", form=TickForm, kind="gibbon.tick")
+def tick(doc, form, said):
+    step, done = form.step.data, bool(form.done.data)
+    said(N_("Setup: %(step)s") if done else N_("Setup, not done yet: %(step)s"),
+         step={"term": play.CHECKLIST_NAMES[step]})
+    play.tick(doc["state"], step, done)
 
 
-@bp.post("/t/<token>/gibbon/start")
-def start(token):
-    def build(form, t):
-        change = Change("gibbon.start", N_("%(dealer)s deals the first round, %(bookkeeper)s keeps the books"), {})
-
-        def mutate(doc):
-            state = doc["state"]
-            order = play.seats(state)
-            dealer = _pid(form.dealer.data, "dealer", order, blank_ok=True)
-            bookkeeper = _pid(form.bookkeeper.data, "bookkeeper", order, blank_ok=True)
-            play.start(state, dealer, bookkeeper)
-            if doc["status"] == "setup":
-                doc["status"] = PLAYING
-            who = play.names(state)
-            gs = play.game(state)
-            change.args.update(dealer=who[gs["dealer"]], bookkeeper=who[gs["bookkeeper"]])
-        return change, mutate
-    return perform(token, StartForm(), build)
+@action(bp, "/t/<token>/gibbon/start", form=StartForm, kind="gibbon.start",
+        summary=N_("%(dealer)s deals the first round, %(bookkeeper)s keeps the books"))
+def start(doc, form, said):
+    state = doc["state"]
+    order = play.seats(state)
+    dealer = _pid(form.dealer.data, "dealer", order, blank_ok=True)
+    bookkeeper = _pid(form.bookkeeper.data, "bookkeeper", order, blank_ok=True)
+    play.start(state, dealer, bookkeeper)
+    if doc["status"] == "setup":
+        doc["status"] = PLAYING
+    who = play.names(state)
+    gs = play.game(state)
+    said(dealer=who[gs["dealer"]], bookkeeper=who[gs["bookkeeper"]])
 
 
 # -- rounds ----------------------------------------------------------------------------------------
@@ -91,21 +85,18 @@ def _tallies_from_form(state: dict, values: MultiDict | None = None) -> dict[int
     return dict(zip(order, tallies))
 
 
-def _players_of(token: str) -> list[int]:
+def _round_form(token: str):
+    """The round form of this table's players (one set of boxes per seat)."""
     table, _readonly = open_table(token, edit=True)
-    return [p["id"] for p in table.state["players"]]
+    return round_form([p["id"] for p in table.state["players"]])
 
 
-@bp.post("/t/<token>/gibbon/round")
-def record(token):
-    def build(form, t):
-        number = form.round.data
-        change = Change("gibbon.round", N_("Round %(n)d counted"), {"n": number})
-
-        def mutate(doc):
-            play.record_round(doc, number, _tallies_from_form(doc["state"]))
-        return change, mutate
-    return perform(token, round_form(_players_of(token)), build)
+# A round counted or corrected can end the game (1000 points): its outcome depends on the state.
+@action(bp, "/t/<token>/gibbon/round", form=_round_form, kind="gibbon.round", summary=N_("Round %(n)d counted"),
+        depends_on_state=True)
+def record(doc, form, said):
+    said(n=form.round.data)
+    play.record_round(doc, form.round.data, _tallies_from_form(doc["state"]))
 
 
 @dataclass
@@ -155,28 +146,7 @@ def preview(token):
                            pv=preview_of(state, request.args), rules=rules, play=play, field_name=field_name)
 
 
-@bp.post("/t/<token>/gibbon/round/edit")
-def edit(token):
-    def build(form, t):
-        number = form.round.data
-        change = Change("gibbon.edit", N_("Round %(n)d corrected"), {"n": number})
-
-        def mutate(doc):
-            play.edit_round(doc, number, _tallies_from_form(doc["state"]))
-        return change, mutate
-    return _keep_round(perform(token, round_form(_players_of(token)), build))
-
-
-@bp.post("/t/<token>/gibbon/round/remove")
-def remove(token):
-    def build(form, t):
-        number = form.round.data
-        change = Change("gibbon.remove", N_("Round %(n)d removed"), {"n": number})
-        return change, lambda doc: play.remove_last_round(doc, number)
-    return perform(token, RoundNumberForm(), build)
-
-
-def _keep_round(resp):
+def _keep_round(resp, _t=None):
     """Without JavaScript, come back to the round that was being edited, not the latest one."""
     number = request.form.get("round", "")
     if resp.status_code == 303 and parse_int(number) is not None:
@@ -185,26 +155,34 @@ def _keep_round(resp):
     return resp
 
 
-@bp.post("/t/<token>/gibbon/swap")
-def swap(token):
-    def build(form, t):
-        keep = form.partner.data == "0"
-        msg = N_("%(chooser)s kept the seats as they were (house rule)") if keep else N_("%(chooser)s and %(partner)s swapped seats")
-        after = len(t.gs.get("rounds", []))
-        change = Change("gibbon.swap", msg, {})
+@action(bp, "/t/<token>/gibbon/round/edit", form=_round_form, kind="gibbon.edit", summary=N_("Round %(n)d corrected"),
+        depends_on_state=True, respond=_keep_round)
+def edit(doc, form, said):
+    said(n=form.round.data)
+    play.edit_round(doc, form.round.data, _tallies_from_form(doc["state"]))
 
-        def mutate(doc):
-            state = doc["state"]
-            order = play.seats(state)
-            chooser = _pid(form.chooser.data, "chooser", order, blank_ok=False)
-            partner = None if keep else _pid(form.partner.data, "partner", order, blank_ok=False)
-            play.swap(state, chooser, partner)
-            who = play.names(state)
-            change.args["chooser"] = who[chooser]
-            if partner is not None:
-                change.args["partner"] = who[partner]
-        return change, mutate
-    return perform(token, SwapForm(), build)
+
+@action(bp, "/t/<token>/gibbon/round/remove", form=RoundNumberForm, kind="gibbon.remove",
+        summary=N_("Round %(n)d removed"))
+def remove(doc, form, said):
+    said(n=form.round.data)
+    play.remove_last_round(doc, form.round.data)
+
+
+@action(bp, "/t/<token>/gibbon/swap", form=SwapForm, kind="gibbon.swap")
+def swap(doc, form, said):
+    keep = form.partner.data == "0"
+    said(N_("%(chooser)s kept the seats as they were (house rule)") if keep
+         else N_("%(chooser)s and %(partner)s swapped seats"))
+    state = doc["state"]
+    order = play.seats(state)
+    chooser = _pid(form.chooser.data, "chooser", order, blank_ok=False)
+    partner = None if keep else _pid(form.partner.data, "partner", order, blank_ok=False)
+    play.swap(state, chooser, partner)
+    who = play.names(state)
+    said(chooser=who[chooser])
+    if partner is not None:
+        said(partner=who[partner])
 
 
 # -- what the pages show ---------------------------------------------------------------------------

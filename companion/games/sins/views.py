@@ -1,8 +1,7 @@
 """7 - The Sins: the table's pages (setup, play, score), their actions, and the scoring API.
 
-Each action reads its form, lets table.py change the document (which checks everything and names
-the field of any problem) and answers through live.perform: the fresh live region for htmx, a 303
-without JavaScript, 422 with the form as typed, 409 when another phone changed the same thing.
+Each action is declared once (tables/actions.py): it reads its form and lets table.py change the
+document, which checks everything and names the field of any problem.
 """
 from __future__ import annotations
 
@@ -12,9 +11,7 @@ from flask_babel import gettext
 from ...api import api, json_endpoint
 from ...domain import N_
 from ...tables import store
-from ...tables.live import act as live_act
-from ...tables.live import open_table, perform
-from ...tables.store import Change
+from ...tables.actions import action
 from . import checks, rules, table
 from .forms import (AbyssForm, AbyssTotalForm, ActionForm, ForPlayerForm, JudgmentForm, ModeForm, PickPlayerForm,
                     PlacementForm, QuickForm, ReserveForm, SinChoiceForm, StepForm, StoneForm, ToggleForm)
@@ -56,223 +53,178 @@ def _name(state: dict, pid: int) -> str:
     return "?"
 
 
-def act(token: str, form, kind: str, summary, work, *, relative: bool = False, scoring: bool = False,
-        slug: str | None = None):
-    """Apply one action through live.perform.
+def sins_action(rule: str, form, kind: str, *, scoring: bool = False, **declared):
+    """Declare a 7 Sins action (tables/actions.py) whose `run(state, form, said)` gets the table's
+    state, made whole first (table.ensure). A `scoring` change on a finished table also brings its
+    recorded result up to date."""
+    def declare(run):
+        def whole(doc, form, said):
+            run(_state(doc), form, said)
+            if scoring:
+                table.refresh_result(doc)
+        whole.__name__, whole.__doc__ = run.__name__, run.__doc__
+        action(bp, rule, form=form, kind=kind, **declared)(whole)
+        return run
+    return declare
 
-    `summary` is a value, or a function of the validated form; `relative` marks an increment (see
-    store.Change); `work(state, form, args)`
-    changes the table state (table.py checks everything) and fills the log line's `args`. A
-    scoring change on a finished table also brings its recorded result up to date.
-    """
-    def change(doc, form, args):
-        work(_state(doc), form, args)
-        if scoring:
-            table.refresh_result(doc)
-    return live_act(token, form, kind, summary, change, relative=relative, slug=slug)
 
+# Relative (increments: taps from two phones add up): the Last Judgment counter and the Stones of
+# Forgiveness. Their outcome depends on the state they land on (depends_on_state): the third
+# Last Judgment ends the game and ties it to a turn; a stone comes from a supply that runs out.
+# So does passing the turn: who plays next follows from who has played.
 
 # -- setup -----------------------------------------------------------------------------------------
 
-@bp.post("/t/<token>/sins/sins")
-def choose_sins(token):
-    def work(state, form, args):
-        args["sins"] = sin_list(table.choose_sins(state, form.sin.data or []))
-    return act(token, SinChoiceForm(), "sins.choose", N_("Sin types in play: %(sins)s"), work)
+@sins_action("/t/<token>/sins/sins", SinChoiceForm, "sins.choose", summary=N_("Sin types in play: %(sins)s"))
+def choose_sins(state, form, said):
+    said(sins=sin_list(table.choose_sins(state, form.sin.data or [])))
 
 
-@bp.post("/t/<token>/sins/sins/draw")
-def draw_sins(token):
-    def work(state, form, args):
-        args["sins"] = sin_list(table.draw_sins(state))
-    return act(token, ActionForm(), "sins.draw", N_("Sin types drawn at random: %(sins)s"), work)
+@sins_action("/t/<token>/sins/sins/draw", ActionForm, "sins.draw", summary=N_("Sin types drawn at random: %(sins)s"))
+def draw_sins(state, form, said):
+    said(sins=sin_list(table.draw_sins(state)))
 
 
-@bp.post("/t/<token>/sins/tick")
-def tick(token):
-    def work(state, form, args):
-        table.tick(state, form.step.data, bool(form.done.data))
-        args["step"] = {"term": STEP_NAMES[form.step.data]}
-    return act(token, StepForm(), "sins.tick",
-               lambda f: N_("Setup ticked: %(step)s") if f.done.data else N_("Setup unticked: %(step)s"),
-               work)
+@sins_action("/t/<token>/sins/tick", StepForm, "sins.tick")
+def tick(state, form, said):
+    table.tick(state, form.step.data, bool(form.done.data))
+    said(N_("Setup ticked: %(step)s") if form.done.data else N_("Setup unticked: %(step)s"),
+         step={"term": STEP_NAMES[form.step.data]})
 
 
-@bp.post("/t/<token>/sins/penitenziagite")
-def penitenziagite(token):
-    def work(state, form, args):
-        table.set_penitenziagite(state, bool(form.on.data))
-    return act(token, ToggleForm(), "sins.penitenziagite",
-               lambda f: N_("Penitenziagite on") if f.on.data else N_("Penitenziagite off"), work)
+@sins_action("/t/<token>/sins/penitenziagite", ToggleForm, "sins.penitenziagite")
+def penitenziagite(state, form, said):
+    table.set_penitenziagite(state, bool(form.on.data))
+    said(N_("Penitenziagite on") if form.on.data else N_("Penitenziagite off"))
 
 
-@bp.post("/t/<token>/sins/first")
-def first_player(token):
-    def work(state, form, args):
-        table.set_first(state, form.player.data)
-        args["player"] = _name(state, form.player.data)
-    return act(token, PickPlayerForm(), "sins.first", N_("%(player)s plays first"), work)
+@sins_action("/t/<token>/sins/first", PickPlayerForm, "sins.first", summary=N_("%(player)s plays first"))
+def first_player(state, form, said):
+    table.set_first(state, form.player.data)
+    said(player=_name(state, form.player.data))
 
 
-@bp.post("/t/<token>/sins/first/draw")
-def draw_first(token):
-    def work(state, form, args):
-        args["player"] = _name(state, table.draw_first(state))
-    return act(token, ActionForm(), "sins.first", N_("%(player)s was drawn to play first"), work)
+@sins_action("/t/<token>/sins/first/draw", ActionForm, "sins.first", summary=N_("%(player)s was drawn to play first"))
+def draw_first(state, form, said):
+    said(player=_name(state, table.draw_first(state)))
 
 
-@bp.post("/t/<token>/sins/start")
-def start(token):
-    def build(form, _t):
-        change = Change("sins.start", N_("The game started"), {})
+def _start_page(tbl) -> str | None:
+    """A table that can start lands on the tracker; one that cannot stays on setup to see why."""
+    return None if table.start_problems(tbl.state) else "play"
 
-        def mutate(doc):
-            table.start(_state(doc))
-            doc["status"] = store.PLAYING
-        return change, mutate
-    # A table that can start lands on the tracker; one that cannot stays on setup to see why.
-    current, _readonly = open_table(token, edit=True)
-    ready = not table.start_problems(current.state)
-    resp = perform(token, ActionForm(), build, slug="play" if ready else None)
-    if ready and resp.status_code == 200:
-        resp.headers["HX-Push-Url"] = url_for("tables.page", token=token, slug="play")
+
+def _push_play(resp, t):
+    if resp.status_code == 200 and t.page.slug == "play":
+        resp.headers["HX-Push-Url"] = url_for("tables.page", token=t.tok, slug="play")
     return resp
+
+
+@action(bp, "/t/<token>/sins/start", form=ActionForm, kind="sins.start", summary=N_("The game started"),
+        page=_start_page, respond=_push_play)
+def start(doc, form, said):
+    table.start(_state(doc))
+    doc["status"] = store.PLAYING
 
 
 # -- during play -----------------------------------------------------------------------------------
 
-@bp.post("/t/<token>/sins/turn")
-def next_turn(token):
-    def work(state, form, args):
-        pid = table.next_turn(state)
-        done = state["game"].get("round_done")
-        args["player"] = {"msg": N_("nobody: the round is over")} if done else _name(state, pid)
-    return act(token, ActionForm(), "sins.turn", N_("Turn passed to %(player)s"), work)
+@sins_action("/t/<token>/sins/turn", ActionForm, "sins.turn", summary=N_("Turn passed to %(player)s"),
+             depends_on_state=True)
+def next_turn(state, form, said):
+    pid = table.next_turn(state)
+    done = state["game"].get("round_done")
+    said(player={"msg": N_("nobody: the round is over")} if done else _name(state, pid))
 
 
-@bp.post("/t/<token>/sins/judgment")
-def judgment(token):
-    def work(state, form, args):
-        args["n"] = table.add_judgment(state, form.delta.data, form.on.data)
-        if form.on.data is not None:
-            args["player"] = _name(state, form.on.data)
-
-    def build(form, _t):
-        if form.on.data is not None:
-            # The third card tied to a turn: absolute, it depends on where the tracker was when the
-            # phone looked (a "done" tapped on another phone since then is a conflict).
-            change = Change("sins.judgment", N_("The third Last Judgment came out on %(player)s's turn"), {})
-        else:
-            # Revealing cards adds up from any phone; the limit of three is checked on the fresh table.
-            change = Change("sins.judgment", N_("Last Judgment revealed (%(n)d of 3)") if form.delta.data > 0
-                            else N_("Last Judgment taken back (%(n)d of 3)"), {}, relative=True)
-        return change, lambda doc: work(_state(doc), form, change.args)
-    return perform(token, JudgmentForm(), build)
+@sins_action("/t/<token>/sins/judgment", JudgmentForm, "sins.judgment", relative=lambda form: form.on.data is None,
+             depends_on_state=True)
+def judgment(state, form, said):
+    """Revealing cards adds up from any phone (relative); the limit of three is checked on the fresh
+    table. The third card tied to a turn (`on`) is absolute: it depends on where the tracker was when
+    the phone looked (a "done" tapped on another phone since then is a conflict)."""
+    n = table.add_judgment(state, form.delta.data, form.on.data)
+    if form.on.data is not None:
+        said(N_("The third Last Judgment came out on %(player)s's turn"), n=n, player=_name(state, form.on.data))
+    else:
+        said(N_("Last Judgment revealed (%(n)d of 3)") if form.delta.data > 0
+             else N_("Last Judgment taken back (%(n)d of 3)"), n=n)
 
 
-@bp.post("/t/<token>/sins/third")
-def third_on(token):
-    def work(state, form, args):
-        table.set_third_on(state, form.player.data)
-        args["player"] = _name(state, form.player.data)
-    return act(token, PickPlayerForm(), "sins.third", N_("The third Last Judgment came out on %(player)s's turn"),
-               work)
+@sins_action("/t/<token>/sins/third", PickPlayerForm, "sins.third",
+             summary=N_("The third Last Judgment came out on %(player)s's turn"))
+def third_on(state, form, said):
+    table.set_third_on(state, form.player.data)
+    said(player=_name(state, form.player.data))
 
 
-@bp.post("/t/<token>/sins/stone")
-def stone(token):
-    def work(state, form, args):
-        table.take_stone(state, form.player.data, form.delta.data)
-        args["player"] = _name(state, form.player.data)
-    # Taking a stone is an increment: two phones taking one each take two, while the supply lasts.
-    return act(token, StoneForm(), "sins.stone",
-               lambda f: N_("%(player)s took a Stone of Forgiveness") if f.delta.data > 0
-               else N_("%(player)s gave a Stone of Forgiveness back"), work, scoring=True, relative=True)
+@sins_action("/t/<token>/sins/stone", StoneForm, "sins.stone", scoring=True, relative=True, depends_on_state=True)
+def stone(state, form, said):
+    """Taking a stone is an increment: two phones taking one each take two, while the supply lasts."""
+    table.take_stone(state, form.player.data, form.delta.data)
+    said(N_("%(player)s took a Stone of Forgiveness") if form.delta.data > 0
+         else N_("%(player)s gave a Stone of Forgiveness back"), player=_name(state, form.player.data))
 
 
 # -- scoring ---------------------------------------------------------------------------------------
 
-@bp.post("/t/<token>/sins/mode")
-def mode(token):
-    def work(state, form, args):
-        table.set_mode(state, form.mode.data)
-    return act(token, ModeForm(), "sins.mode",
-               lambda f: N_("Scoring with totals only") if f.mode.data == "quick" else N_("Scoring by sin type"),
-               work, scoring=True)
+@sins_action("/t/<token>/sins/mode", ModeForm, "sins.mode", scoring=True)
+def mode(state, form, said):
+    table.set_mode(state, form.mode.data)
+    said(N_("Scoring with totals only") if form.mode.data == "quick" else N_("Scoring by sin type"))
 
 
-@bp.post("/t/<token>/sins/abyss")
-def abyss(token):
-    def work(state, form, args):
-        table.save_abyss(state, form.counts(), label)
-        args["points"] = table.abyss_value(table.score_state(state["game"]))
-    return act(token, AbyssForm(), "sins.abyss", N_("Abyss of Souls counted: %(points)d points"),
-               work, scoring=True)
+@sins_action("/t/<token>/sins/abyss", AbyssForm, "sins.abyss", scoring=True,
+             summary=N_("Abyss of Souls counted: %(points)d points"))
+def abyss(state, form, said):
+    table.save_abyss(state, form.counts(), label)
+    said(points=table.abyss_value(table.score_state(state["game"])))
 
 
-@bp.post("/t/<token>/sins/abyss/total")
-def abyss_total(token):
-    def work(state, form, args):
-        args["points"] = table.save_abyss_total(state, form.points.data or "")
-    return act(token, AbyssTotalForm(), "sins.abyss", N_("Abyss of Souls total: %(points)d points"),
-               work, scoring=True)
+@sins_action("/t/<token>/sins/abyss/total", AbyssTotalForm, "sins.abyss", scoring=True,
+             summary=N_("Abyss of Souls total: %(points)d points"))
+def abyss_total(state, form, said):
+    said(points=table.save_abyss_total(state, form.points.data or ""))
 
 
-@bp.post("/t/<token>/sins/direction")
-def direction(token):
-    def work(state, form, args):
-        table.set_direction(state, bool(form.on.data))
-    return act(token, ToggleForm(), "sins.direction",
-               lambda f: N_("Most points win") if f.on.data else N_("Fewest points win"),
-               work, scoring=True)
+@sins_action("/t/<token>/sins/direction", ToggleForm, "sins.direction", scoring=True)
+def direction(state, form, said):
+    table.set_direction(state, bool(form.on.data))
+    said(N_("Most points win") if form.on.data else N_("Fewest points win"))
 
 
-@bp.post("/t/<token>/sins/reserve")
-def reserve(token):
-    def work(state, form, args):
-        table.save_reserve(state, form.player.data, form.counts(), form.stones.data or "", label)
-        args["player"] = _name(state, form.player.data)
-    return act(token, ReserveForm(), "sins.reserve", N_("%(player)s's reserve counted"),
-               work, scoring=True)
+@sins_action("/t/<token>/sins/reserve", ReserveForm, "sins.reserve", scoring=True,
+             summary=N_("%(player)s's reserve counted"))
+def reserve(state, form, said):
+    table.save_reserve(state, form.player.data, form.counts(), form.stones.data or "", label)
+    said(player=_name(state, form.player.data))
 
 
-@bp.post("/t/<token>/sins/quick")
-def quick(token):
-    def work(state, form, args):
-        table.save_quick(state, form.player.data, form.points.data or "", form.cards.data or "", form.types.data or "")
-        args["player"] = _name(state, form.player.data)
-    return act(token, QuickForm(), "sins.quick", N_("%(player)s's total entered"),
-               work, scoring=True)
+@sins_action("/t/<token>/sins/quick", QuickForm, "sins.quick", scoring=True, summary=N_("%(player)s's total entered"))
+def quick(state, form, said):
+    table.save_quick(state, form.player.data, form.points.data or "", form.cards.data or "", form.types.data or "")
+    said(player=_name(state, form.player.data))
 
 
-@bp.post("/t/<token>/sins/stones")
-def place_stones(token):
-    def work(state, form, args):
-        placed = table.place_stones(state, form.player.data, form.stones_on.data or [], label)
-        args.update(player=_name(state, form.player.data), sins=sin_list(placed))
-    return act(token, PlacementForm(), "sins.stones_on", N_("%(player)s put stones on %(sins)s"),
-               work, scoring=True)
+@sins_action("/t/<token>/sins/stones", PlacementForm, "sins.stones_on", scoring=True,
+             summary=N_("%(player)s put stones on %(sins)s"))
+def place_stones(state, form, said):
+    placed = table.place_stones(state, form.player.data, form.stones_on.data or [], label)
+    said(player=_name(state, form.player.data), sins=sin_list(placed))
 
 
-@bp.post("/t/<token>/sins/stones/best")
-def best_stones(token):
-    def work(state, form, args):
-        table.best_stones(state, form.player.data)
-        args["player"] = _name(state, form.player.data)
-    return act(token, ForPlayerForm(), "sins.stones_on", N_("%(player)s's stones back on the best placement"),
-               work, scoring=True)
+@sins_action("/t/<token>/sins/stones/best", ForPlayerForm, "sins.stones_on", scoring=True,
+             summary=N_("%(player)s's stones back on the best placement"))
+def best_stones(state, form, said):
+    table.best_stones(state, form.player.data)
+    said(player=_name(state, form.player.data))
 
 
-@bp.post("/t/<token>/sins/finish")
-def finish(token):
-    def build(form, _t):
-        change = Change("sins.finish", N_("Game over: %(winners)s won"), {})
-
-        def mutate(doc):
-            _state(doc)
-            change.args["winners"] = ", ".join(table.finish(doc)["winners"])
-        return change, mutate
-    return perform(token, ActionForm(), build)
+@action(bp, "/t/<token>/sins/finish", form=ActionForm, kind="sins.finish", summary=N_("Game over: %(winners)s won"),
+        depends_on_state=True)
+def finish(doc, form, said):
+    _state(doc)
+    said(winners=", ".join(table.finish(doc)["winners"]))
 
 
 # -- the JSON API ----------------------------------------------------------------------------------
