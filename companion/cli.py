@@ -9,6 +9,17 @@ import click
 from .db import migrate
 
 
+def _app():
+    """The app these commands work on: Flask's (`flask --app companion ...`), or one made by the
+    factory `python -m companion` passes in (the commands never import the package they serve)."""
+    from flask import current_app
+
+    if current_app:
+        return current_app._get_current_object()
+    obj = click.get_current_context().obj
+    return obj.load_app() if hasattr(obj, "load_app") else obj()
+
+
 @click.command("migrate")
 @click.option("--release", is_flag=True,
               help="Fly release command: migrate a PostgreSQL DATABASE_URL; with SQLite the server migrates at start.")
@@ -19,9 +30,7 @@ def migrate_command(release: bool):
         click.echo("No DATABASE_URL: SQLite lives on the app's volume and is migrated when the server starts.")
         return
     if url is None:
-        from . import create_app
-
-        url = create_app().config["DATABASE_URL"]
+        url = _app().config["DATABASE_URL"]
     migrate(url)
     click.echo("database schema is up to date")
 
@@ -30,12 +39,10 @@ def migrate_command(release: bool):
 @click.option("--dry-run", is_flag=True, help="Only list what would be archived and deleted.")
 def retention_command(dry_run: bool):
     """Archive tables idle for RETENTION_ARCHIVE_DAYS; delete archived ones idle RETENTION_DELETE_DAYS more."""
-    from flask import current_app
-
-    from . import create_app, retention
+    from .tables import retention
     from .db import get_session
 
-    app = current_app._get_current_object() if current_app else create_app()
+    app = _app()
     with app.app_context():
         out = retention.apply(get_session(), archive_days=app.config["RETENTION_ARCHIVE_DAYS"],
                               delete_days=app.config["RETENTION_DELETE_DAYS"], dry_run=dry_run)
@@ -43,11 +50,12 @@ def retention_command(dry_run: bool):
     click.echo(f"{len(out.archived)} idle tables {verb} archived, {len(out.deleted)} archived tables {verb} deleted")
 
 
-def main(argv=None):
+def main(argv=None, *, factory):
+    """`python -m companion ...`: `factory` makes the app when a command needs one."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["migrate"]:
-        return migrate_command.main(args[1:], standalone_mode=True)
+        return migrate_command.main(args[1:], standalone_mode=True, obj=factory)
     if args[:1] == ["retention"]:
-        return retention_command.main(args[1:], standalone_mode=True)
+        return retention_command.main(args[1:], standalone_mode=True, obj=factory)
     click.echo("usage: python -m companion migrate [--release] | retention [--dry-run]")
     return 2

@@ -12,6 +12,7 @@ import pathlib
 from flask import current_app, g
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -107,3 +108,26 @@ def migrate(url: str) -> None:
 def init_app(app) -> None:
     app.extensions["companion.engine"] = make_engine(app.config["DATABASE_URL"])
     app.teardown_appcontext(close_session)
+
+
+class Unavailable(Exception):
+    """The database can't take the write now: a lock held too long, a full disk, a read-only file.
+
+    Nothing was written. `reason` is "locked", "full" or "readonly" (or "error").
+    """
+
+    def __init__(self, reason: str, detail: str = ""):
+        self.reason = reason
+        super().__init__(f"{reason}: {detail}")
+
+
+def unavailable(err: DBAPIError) -> Unavailable:
+    """Name what stopped a write, from the database's own error."""
+    detail = str(getattr(err, "orig", err)).lower()
+    if "locked" in detail or "lock timeout" in detail or "could not obtain lock" in detail or "busy" in detail:
+        return Unavailable("locked", detail)
+    if "full" in detail or "no space" in detail or "disk quota" in detail:
+        return Unavailable("full", detail)
+    if "readonly" in detail or "read-only" in detail or "read only" in detail:
+        return Unavailable("readonly", detail)
+    return Unavailable("error", detail)

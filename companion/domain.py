@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .digits import parse_int
+
 
 def N_(message: str) -> str:
     """Mark a message for translation without translating it now.
@@ -63,8 +65,6 @@ class Problems:
 
 def count(value, path: str, problems: Problems, *, maximum: int = 999, minimum: int = 0) -> int:
     """Read a whole-number count from untrusted input (JSON or a form), recording a problem if it isn't one."""
-    from .numbers import parse_int  # here: numbers imports N_ from this module
-
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer():
             value = int(value)

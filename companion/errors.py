@@ -8,9 +8,8 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DataError, InternalError, OperationalError
 
-from .db import close_session
+from .db import Unavailable, close_session, unavailable
 from .domain import Invalid
-from .tables.store import Unavailable
 
 log = logging.getLogger(__name__)
 
@@ -91,8 +90,6 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(OperationalError)
     def database_unavailable(e):
         # The same outside the store (e.g. saved tracks): disk full, read-only, locked, unreachable.
-        from .tables.store import unavailable
-
         return cannot_save(e, unavailable(e).reason)
 
     @app.errorhandler(InternalError)

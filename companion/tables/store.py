@@ -32,6 +32,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
+from ..db import Unavailable, unavailable  # noqa: F401 (a write that cannot land; named here too)
 from ..domain import N_, Invalid, Problem
 from ..models import Action, Table, utcnow
 from . import tokens
@@ -85,17 +86,6 @@ class AlreadyDone(Exception):
 
 class NothingToUndo(Exception):
     pass
-
-
-class Unavailable(Exception):
-    """The database can't take the write now: a lock held too long, a full disk, a read-only file.
-
-    Nothing was written. `reason` is "locked", "full" or "readonly" (or "error").
-    """
-
-    def __init__(self, reason: str, detail: str = ""):
-        self.reason = reason
-        super().__init__(f"{reason}: {detail}")
 
 
 # -- paths -------------------------------------------------------------------------------------------
@@ -232,18 +222,6 @@ def _since(session: Session, table_id: int, version: int) -> list[Action]:
 
 
 # -- writing -----------------------------------------------------------------------------------------
-
-def unavailable(err: DBAPIError) -> Unavailable:
-    """Name what stopped a write, from the database's own error."""
-    detail = str(getattr(err, "orig", err)).lower()
-    if "locked" in detail or "lock timeout" in detail or "could not obtain lock" in detail or "busy" in detail:
-        return Unavailable("locked", detail)
-    if "full" in detail or "no space" in detail or "disk quota" in detail:
-        return Unavailable("full", detail)
-    if "readonly" in detail or "read-only" in detail or "read only" in detail:
-        return Unavailable("readonly", detail)
-    return Unavailable("error", detail)
-
 
 _gates: dict[str, threading.Lock] = {}
 _gates_lock = threading.Lock()

@@ -99,7 +99,7 @@ def _age(app, token, days):
 def test_retention_archives_idle_tables_then_deletes_them(app, client, tables):
     from click.testing import CliRunner
 
-    from companion import retention
+    from companion.tables import retention
     from companion.cli import retention_command
 
     fresh, idle, old = tables.create("sins"), tables.create("gibbon", names=("A", "B", "C")), tables.create("sins")

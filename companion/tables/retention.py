@@ -19,9 +19,9 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from .domain import N_
-from .models import Table, utcnow
-from .tables import store
+from ..domain import N_
+from ..models import Table, utcnow
+from . import store
 
 
 @dataclass
