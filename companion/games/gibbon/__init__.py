@@ -3,6 +3,7 @@ running totals to 1000, passes the dealer's and bookkeeper's jobs around and rec
 from ...domain import N_
 from ..base import Game, Page
 from . import play
+from .shape import GameState
 from .views import bp, context, default_page
 
 GAME = Game(
@@ -21,4 +22,5 @@ GAME = Game(
     players_changed=play.players_changed,
     default_page=default_page,
     context=context,
+    shape=GameState,
 )

@@ -2,6 +2,7 @@
 from ...domain import N_
 from ..base import Game, Page
 from . import table
+from .shape import GameState
 from .views import bp, context, default_page
 
 GAME = Game(
@@ -20,5 +21,6 @@ GAME = Game(
     players_changed=table.players_changed,
     default_page=default_page,
     context=context,
+    shape=GameState,
     rules_section="overview",
 )
