@@ -1,0 +1,53 @@
+"""How the app reads what the City of Five Sails rulebook leaves open: each reading, word for word.
+
+Pure data: no Flask, no other rules module."""
+from __future__ import annotations
+
+from ...domain import N_
+
+# -- readings -------------------------------------------------------------------------------------
+# How the app reads the rules the rulebook leaves open. Each sentence is shown in the app where it
+# matters AND written, word for word, in the rules page named here (a test checks both).
+
+READINGS = {
+    "initiative-tie": (
+        "initiative",
+        N_("Our reading: on a tie the token goes left from whoever held it when this Planning phase began, "
+           "to the first of the tied players; the holder, if tied, comes last. Handing out again decides "
+           "from that same holder.")),
+    "clockwise": (
+        "setup",
+        N_("List the players in seat order going clockwise: the app's \"left\" and \"clockwise\" follow "
+           "that order.")),
+    "no-card-cap": (
+        "restricted-hostilities",
+        N_("Our reading: a character who plays no card takes its threat as wounds up to the adversary's "
+           "duel stat (p. 24 says Combat, p. 25 and p. 27 say the stat of the duel; they agree in a "
+           "Combat duel).")),
+    "destroyed-can-win": (
+        "victory-assassination",
+        N_("With 3 or 4 players, a player whose Leader is destroyed stays in the game and can still win by "
+           "Dominance, Economic or Fifth Day Victory.")),
+    "all-fall": (
+        "victory-assassination",
+        N_("When the last Leaders in play fall in the same duel, nobody is the only player with a Leader: "
+           "nobody wins an Assassination Victory, and the game goes on.")),
+    "absent": (
+        "absent-adversary",
+        N_("Our reading: for each round, say whether the adversary is at the acting character's location "
+           "when the card is played; if not, the threat that round sends is discarded, while Riposte still "
+           "takes threat out of the actor's own pool.")),
+    "gardens": (
+        "setup-city-line",
+        N_("Two readings of where Governor's Gardens goes with 4 players: outside the other end of the line "
+           "(our default), or beyond Ole's Inn at the same end. Place it as your table reads the book.")),
+    "tracker": (
+        "wounds",
+        N_("A Leader linked to a duel starts it with the wounds on its tracker; when the duel ends its wounds "
+           "are added there, and wounds that reach the Leader's Resolve destroy it.")),
+}
+
+
+def reading(key: str) -> str:
+    """The message id of one stated reading."""
+    return READINGS[key][1]
