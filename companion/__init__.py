@@ -49,7 +49,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from . import core
     from .api import api
     from .games import GAMES
-    from .plays.views import bp as groups_bp
+    from .plays.groups import bp as groups_bp
     from .plays.views import listen_to_tables
     from .tables.game import register_games
     from .rules import bp as rules_bp

@@ -109,11 +109,16 @@ def _plain(value: Any, depth: int = 0) -> bool:
 G = TypeVar("G", bound=BaseModel)
 
 
+class Links(Strict):
+    edit_replaced: Count = 0  # how many times the edit link was replaced (each one logged)
+
+
 class State(Strict, Generic[G]):
     players: list[Player] = Field(min_length=1, max_length=99)
     game: G
-    # Set by the table's lifecycle (tables/views.py archive), not by a game.
+    # Set by the table's lifecycle (tables/views.py: archive, link rotation), not by a game.
     archived: bool | None = None
+    links: Links | None = None
 
 
 class Document(Strict, Generic[G]):
