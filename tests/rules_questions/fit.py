@@ -4,14 +4,13 @@
 
 Each constant in turn is tried at a few multiples of its value; a change is kept when it raises the
 score: the mean over (language, scope) of first-hit rate + half the top-3 rate, tune part only.
-It prints what it would change; a person decides what goes into search.py. The held-out part is
+It prints what it would change; a person decides what goes into ranking.py. The held-out part is
 never read here (it measures what fitting did, in report.py). What players asked (learned.py) is
 trained on the tune questions, so it is left out here: the constants are fitted for bm25 and the
 ranking signals alone, as they stand before it reorders the best hits.
 """
 from __future__ import annotations
 
-import importlib
 import pathlib
 import sys
 
@@ -21,8 +20,9 @@ sys.path.insert(0, str(ROOT))
 
 import report  # noqa: E402
 
-search = importlib.import_module("companion.rules.search")
-from companion.rules import content, player_counts  # noqa: E402
+# The constants are set on ranking.py, the module whose code reads them.
+from companion.rules import content, player_counts, ranking  # noqa: E402
+from companion.rules.search import Index  # noqa: E402
 from companion.rules.learned import Learned  # noqa: E402
 
 SCALARS = ("COVERAGE", "GAME_AFFINITY", "NAMED_GAME", "GAME_PHRASE", "HUB", "OTHER_LANGUAGE", "TERM_MATCH",
@@ -37,7 +37,7 @@ def score(index, questions) -> float:
 
 
 def build():
-    index = search.Index.of(content.library().all_sections(), player_counts())
+    index = Index.of(content.library().all_sections(), player_counts())
     index.learned = Learned()  # trained on these very questions: it would only echo them
     return index
 
@@ -47,20 +47,20 @@ def main(argv: list[str]) -> None:
     questions = report.load("tune")
     index = build()
     best = score(index, questions)
-    start = {n: getattr(search, n) for n in SCALARS} | {f"WEIGHTS.{c}": search.WEIGHTS[c] for c in COLUMNS}
+    start = {n: getattr(ranking, n) for n in SCALARS} | {f"WEIGHTS.{c}": ranking.WEIGHTS[c] for c in COLUMNS}
     print(f"start {best:.4f}")
     for _ in range(rounds):
         improved = False
         for name in (*SCALARS, *(f"WEIGHTS.{c}" for c in COLUMNS)):
             column = name.split(".", 1)[1] if name.startswith("WEIGHTS.") else None
-            now = search.WEIGHTS[column] if column else getattr(search, name)
+            now = ranking.WEIGHTS[column] if column else getattr(ranking, name)
             for step in STEPS:
                 value = round(now * step, 3)
                 if column:
-                    search.WEIGHTS[column] = value
+                    ranking.WEIGHTS[column] = value
                     trial = build()  # the column weights are read when the index is built
                 else:
-                    setattr(search, name, value)
+                    setattr(ranking, name, value)
                     trial = index
                 got = score(trial, questions)
                 if got > best + 1e-9:
@@ -68,16 +68,16 @@ def main(argv: list[str]) -> None:
                     index = trial
                     print(f"  {name} = {value}  -> {best:.4f}")
             if column:
-                search.WEIGHTS[column] = now
+                ranking.WEIGHTS[column] = now
             else:
-                setattr(search, name, now)
+                setattr(ranking, name, now)
         if not improved:
             break
     index = build()
     print(f"end {score(index, questions):.4f}")
     for name, was in start.items():
         column = name.split(".", 1)[1] if name.startswith("WEIGHTS.") else None
-        now = search.WEIGHTS[column] if column else getattr(search, name)
+        now = ranking.WEIGHTS[column] if column else getattr(ranking, name)
         if now != was:
             print(f"{name}: {was} -> {now}")
 
