@@ -221,7 +221,7 @@ class GameState(Strict):
         if self.first_draw is not None:
             named += [("first_draw", s) for s in [*self.first_draw.tied, self.first_draw.player]]
         if self.duel is not None:
-            named += [("duel.sides", self.duel.sides.challenger.player), ("duel.sides", self.duel.sides.defender.player)]
+            named += [("duel.sides", link.player) for link in (self.duel.sides.challenger, self.duel.sides.defender)]
         for where, seat in named:
             if seat is not None and seat not in seats:
                 raise ValueError(f"{where}: seat {seat} is not at this table")

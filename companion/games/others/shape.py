@@ -33,7 +33,9 @@ from pydantic import Field, StringConstraints, model_validator
 from ...tables.shape import BIG, Count, Seat, Signed, Strict
 from . import rules, state
 
-HEROES_MAX = max(rules.hero_number(n) for n in range(1, rules.HERO_PLAYERS_MAX + 1))  # the Hero Number: 3 or 4
+# The Hero Number: 3 with one or three hero players, 4 with two or four.
+HERO_NUMBERS = tuple(sorted({rules.hero_number(n) for n in range(1, rules.HERO_PLAYERS_MAX + 1)}))
+HEROES_MAX = max(HERO_NUMBERS)
 HeroId = Annotated[int, Field(ge=1, le=rules.TEAM_SIZE)]
 Level = Annotated[int, Field(ge=rules.CORRUPTION_MIN, le=rules.CORRUPTION_MAX)]
 TrackLevel = Annotated[int, Field(ge=1, le=len(state.TRACK_LEVELS))]
@@ -296,7 +298,7 @@ class GameState(Strict):
     setup_done: list[Literal[state.SETUP_STEPS]] = Field(max_length=len(state.SETUP_STEPS))  # type: ignore[valid-type]
     heroes: list[Hero] = Field(min_length=rules.TEAM_SIZE, max_length=rules.TEAM_SIZE)
     lineup: list[HeroId] = Field(max_length=HEROES_MAX)
-    hero_number: Literal[(0, *sorted({rules.hero_number(n) for n in range(1, rules.HERO_PLAYERS_MAX + 1)}))]  # type: ignore[valid-type]  # 0 before the start
+    hero_number: Literal[(0, *HERO_NUMBERS)]  # type: ignore[valid-type]  # 0 before the start
     # Nothing in the rules caps the rounds; 0 before the start.
     round: Annotated[int, Field(ge=0, le=BIG)]
     first: HeroId | None
