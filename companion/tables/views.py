@@ -198,27 +198,24 @@ def move_player(doc, form, said):
     players_mod.move(doc["state"], form.player.data, form.step.data)
 
 
-def _setting_up(doc: dict) -> None:
-    """Players are added or removed only while setting up, within the game's player count."""
+def _join_or_leave(doc: dict, said, operation) -> None:
+    """Add or remove a player: only while setting up, within the game's player count."""
     if doc["status"] != store.SETTING_UP:
         raise Invalid(players_mod.Problem("name", N_("Players can only be added or removed while setting up.")))
+    said(player=operation(doc["state"], said.game)["name"])
+    if said.game.players_changed:
+        said.game.players_changed(doc["state"])
 
 
 @action(bp, "/t/<token>/players/add", form=AddPlayerForm, kind="player.add", summary=N_("%(player)s joined the table"))
 def add_player(doc, form, said):
-    _setting_up(doc)
-    said(player=players_mod.add(doc["state"], form.name.data, said.game.max_players)["name"])
-    if said.game.players_changed:
-        said.game.players_changed(doc["state"])
+    _join_or_leave(doc, said, lambda state, game: players_mod.add(state, form.name.data, game.max_players))
 
 
 @action(bp, "/t/<token>/players/remove", form=PlayerForm, kind="player.remove",
         summary=N_("%(player)s left the table"))
 def remove_player(doc, form, said):
-    _setting_up(doc)
-    said(player=players_mod.remove(doc["state"], form.player.data, said.game.min_players)["name"])
-    if said.game.players_changed:
-        said.game.players_changed(doc["state"])
+    _join_or_leave(doc, said, lambda state, game: players_mod.remove(state, form.player.data, game.min_players))
 
 
 @action(bp, "/t/<token>/rename", form=RenameTableForm, kind="table.rename",
