@@ -404,6 +404,29 @@ def test_a_state_that_breaks_its_declaration_is_refused(playing, game, path, val
     assert named in f"{where}: {why}"
 
 
+def test_a_player_leaving_the_others_after_going_back_to_setup_leaves_a_valid_table():
+    doc = next(s for s in walk_others() if s["state"]["game"]["round"] == 2)
+    doc["status"] = "setup"  # the table's status form allows it
+    doc["state"]["players"] = [p for p in doc["state"]["players"] if p["id"] != 1]  # the Sins player leaves
+    state.players_changed(doc["state"])
+    check(doc, "others")
+
+
+@pytest.mark.xfail(strict=True, reason="trackers.sync_players can keep a departed seat in first_tied, first_draw and "
+                                        "planning_holder (it clears only first_player and initiative)")
+def test_a_player_leaving_five_sails_after_a_tie_leaves_no_seat_behind():
+    doc = document("fivesails", 3)
+    gs, seats = doc["state"]["game"], ["1", "2", "3"]
+    rules.start_game(gs)
+    for pid, value in zip(seats, (5, 5, 1)):
+        rules.set_initiative(gs, pid, value)
+    rules.hand_out_first_player(gs, seats, random.Random(3))  # a tie between seats 1 and 2, drawn at random
+    doc["status"] = "setup"  # the table's status form allows it; then seat 2 leaves
+    doc["state"]["players"] = [p for p in doc["state"]["players"] if p["id"] != 2]
+    rules.sync_players(gs, doc["state"]["players"])
+    check(doc, "fivesails")
+
+
 def test_the_legacy_step_index_is_accepted_within_the_day():
     doc = document("fivesails", 2)
     check(_set(doc, "step", 3), "fivesails")
