@@ -25,14 +25,12 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from ...domain import Invalid
-from ...tables.shape import Strict
+from ...tables.shape import SeatKey, Strict
 from . import duel as d
 from . import rules
 
 # Game(max_players=4) in __init__.py: the rulebook's two to four players (a test holds the two together).
 PLAYERS_MAX = 4
-# A seat as the game keys it: the player's id written as a string ("1", "12").
-SeatKey = Annotated[str, StringConstraints(min_length=1, max_length=2, pattern=r"^[1-9][0-9]?$")]
 SetupKey = Literal[tuple(s.key for s in rules.setup_steps(PLAYERS_MAX))]  # type: ignore[valid-type]
 Location = Literal[rules.locations_for(PLAYERS_MAX)]  # type: ignore[valid-type]
 Phase = Literal[rules.PHASES]  # type: ignore[valid-type]
