@@ -23,7 +23,9 @@ The declaration says:
 
 The decorated function is the action itself, `run(doc, form, said)`: it changes a deep copy of
 the document in place through the game's pure rules (raising `domain.Invalid` to refuse, with the
-field each problem is about) and fills the log line. It runs once, under the table's lock.
+field each problem is about) and fills the log line. It runs under the table's lock: once, or, for
+a `depends_on_state` action from a phone that missed changes, first on the document that phone saw
+(see stale.py), so it must change nothing but the document it is given.
 
 An answer is one of: 200 with the fresh live region (htmx), 303 back to the page (no JavaScript),
 422 with the form as typed and its messages next to the fields, 409 with the fresh table when
@@ -140,6 +142,9 @@ def perform(token: str, spec: Declared):
     check = _shape_check(t.game)
 
     def mutate(doc: dict) -> None:
+        # It may run twice (on what a stale phone saw, then on the table): each run starts afresh.
+        said.summary = spec.summary
+        said.args.clear()
         spec.run(doc, form, said)
         if said.summary is None:
             raise RuntimeError(f"{spec.endpoint} wrote no log line: declare summary= or call said(msg)")

@@ -9,10 +9,13 @@ document back into the old one, which is all an undo needs. Nothing else is copi
 Conflicts are judged from what really changed. A change says whether it is *relative* (an
 increment: it commutes, so it lands on top of anything) or *absolute* (it sets values the phone
 saw). An absolute change made on a stale view is refused when any change since then wrote a path
-that overlaps a path this one writes, increments included; the phone gets the fresh table.
+that overlaps a path this one writes, increments included; the phone gets the fresh table. A change
+whose outcome depends on the state (`depends_on_state`) is judged on what the phone saw, even an
+increment: it lands only when it does there what it does now (stale.py).
 
-A submission id (one per rendered form and phone) is kept with its action: a retried submission
-finds its action already there and is answered as it was the first time, never applied twice.
+A submission id (made on the phone for each tap; without JavaScript, one per rendered form) is kept
+with its action: a retried submission finds its action already there and is answered as it was the
+first time, never applied twice.
 
 The commit happens before the caller answers the request, so an acknowledged change is on disk
 (SQLite runs with synchronous=FULL).
@@ -36,6 +39,7 @@ from ..db import Unavailable, unavailable  # noqa: F401 (a write that cannot lan
 from ..domain import N_, Invalid, Problem
 from ..models import Action, Table, utcnow
 from . import tokens
+from .stale import same_effect
 
 SETTING_UP, PLAYING, FINISHED = "setup", "playing", "finished"
 STATUSES = (SETTING_UP, PLAYING, FINISHED)
@@ -320,24 +324,32 @@ def apply(session: Session, table_id: int, seen_version: int | None, change: Cha
 
     `seen_version` is the version the acting phone was looking at (None: act on whatever is
     current, as the API does). `mutate` changes the document copy in place and may raise Invalid;
-    when it changes nothing, nothing is logged. `submission` is the stored key of the request's
-    submission id (`submission_key`): a second arrival raises AlreadyDone.
+    when it changes nothing, nothing is logged. It runs a second time, first, on the document the
+    phone saw when the change depends on the state and the phone missed changes. `submission` is
+    the stored key of the request's submission id (`submission_key`): a second arrival raises
+    AlreadyDone.
     """
     with _locked(session, table_id) as table:
         _already(session, table, submission)
         if seen_version is not None and seen_version > table.version:
             raise Conflict(table, [])
-        stale = seen_version is not None and seen_version < table.version and not change.relative
+        behind = seen_version is not None and seen_version < table.version
+        stale = behind and not change.relative
         before = snapshot(table)
+        # A change whose outcome depends on the state is judged on what the phone saw (stale.py): it
+        # runs on that document first, then on the table as it is, and lands only if both agree.
+        seen = _run_on_seen(session, table, seen_version, mutate) if behind and change.depends_on_state else None
         after = copy.deepcopy(before)
         try:
             mutate(after)
         except Invalid:
             # Refused on the fresh table: when this phone missed changes, they are the likely reason
             # (the round it counts was counted meanwhile), so show them rather than a puzzle.
-            if stale:
+            if stale or seen is not None:
                 raise Conflict(table, _since(session, table_id, seen_version)) from None
             raise
+        if seen is not None and not same_effect(*seen, before, after):
+            raise Conflict(table, _since(session, table_id, seen_version))
         patch = jsonpatch.make_patch(before, after).patch
         if not patch:
             return table
@@ -349,6 +361,18 @@ def apply(session: Session, table_id: int, seen_version: int | None, change: Cha
                 raise Conflict(table, touched)
         _log(session, table, before, after, change, submission=submission)
     return _fresh(session, table_id)
+
+
+def _run_on_seen(session: Session, table: Table, seen_version: int, mutate) -> tuple[dict, dict]:
+    """(before, after) of the change run on the document the phone saw. A change that was refused
+    there counts as having done nothing (so it lands only if it does nothing now either)."""
+    seen_before = document_at(session, table, seen_version)
+    seen_after = copy.deepcopy(seen_before)
+    try:
+        mutate(seen_after)
+    except Invalid:
+        return seen_before, seen_before
+    return seen_before, seen_after
 
 
 def _fresh(session: Session, table_id: int) -> Table:
