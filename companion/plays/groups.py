@@ -1,6 +1,7 @@
-"""A group's pages: start one, its page (plays, stats per player and game, head to head, charts),
-rename, merge and unmerge names, forget it on this phone, and its plays as CSV. Routes on the
-plays blueprint (views.py), which holds the per-table routes.
+"""A group's pages: start one, its page (plays, stats per player and game, the win rate per
+faction, Leader, Sin and hero, head to head, charts), rename, merge and unmerge names, forget it on
+this phone, and its plays as CSV (`?sep=;` for a spreadsheet in French) and as one BG Stats play
+file. Routes on the plays blueprint (views.py), which holds the per-table routes.
 """
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections import OrderedDict
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask import session as flask_session
-from flask_babel import get_locale
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from markupsafe import Markup
 from sqlalchemy import select, update
@@ -19,10 +20,11 @@ from ..domain import Invalid
 from ..games import GAMES
 from ..models import Group, Play, Table
 from ..tables.live import PageCache, cached_page, page_cache, respond_page
-from . import chart, export, stats as stats_mod, sync
+from . import chart, details, export, stats as stats_mod, sync  # noqa: F401  (details: the play action)
 from .forms import GroupNameForm, MergeForm, UnmergeForm
 
-from .views import _set_groups, bp, download, local, phone_groups, remember_group, short_date
+from .views import (_set_groups, bgsplay_download, bp, download, local, phone_groups, remember_group,
+                    short_date)
 
 _cache_lock = threading.Lock()
 PLAYS_SHOWN = 30
@@ -104,6 +106,13 @@ def _group_data(group) -> tuple[list[stats_mod.PlayRecord], list, dict, stats_mo
     return found
 
 
+def _wins_label(ln) -> str:
+    """A bar's spoken text: "Chiara: 3 wins in 5 plays", each count with its own plural."""
+    return _("%(name)s: %(wins)s in %(plays)s", name=ln.name,
+             wins=ngettext("%(num)d win", "%(num)d wins", ln.wins),
+             plays=ngettext("%(num)d play", "%(num)d plays", ln.plays))
+
+
 def _render_group(group, readonly: bool, token: str, status_form=None, merge_errors=None) -> str:
     session = get_session()
     records, merges, mapping, st = _group_data(group)
@@ -113,9 +122,9 @@ def _render_group(group, readonly: bool, token: str, status_form=None, merge_err
                    key=lambda r: (r.finished_at, r.id), reverse=True)
     show_all = request.args.get("all") == "1"
     lines = st.game(game).lines if game and st.game(game) else st.players
-    wins_svg = chart.wins_chart(lines, _("Wins per player"),
-                                lambda ln: _("%(name)s: %(wins)d wins in %(plays)d plays", name=ln.name,
-                                             wins=ln.wins, plays=ln.plays))
+    # One colour per player for the whole group: the same in both charts and every filter.
+    classes = chart.player_classes(st.players)
+    wins_svg = chart.wins_chart(lines, _("Wins per player"), _wins_label, classes)
     score_game = game or next((g.game for g in st.games if g.has_scores), None)
     scores_svg = Markup("")
     legend = []
@@ -123,13 +132,16 @@ def _render_group(group, readonly: bool, token: str, status_form=None, merge_err
         chosen, series = stats_mod.score_series(records, score_game, mapping)
         by_key = {ln.key: ln for ln in (st.game(score_game).lines if st.game(score_game) else [])}
         scores_svg = chart.scores_chart(chosen, series, by_key,
-                                        _("Scores in the last %(n)d plays of %(game)s", n=len(chosen),
-                                          game=_(GAMES[score_game].title)),
-                                        _("older → newer"))
-        order = list(by_key)
-        legend = [(by_key[k], chart.colour_class(by_key[k].colour, order.index(k))) for k in series if k in by_key]
+                                        ngettext("Scores in the last play of %(game)s",
+                                                 "Scores in the last %(num)d plays of %(game)s", len(chosen),
+                                                 game=_(GAMES[score_game].title)),
+                                        _("older → newer"), classes)
+        legend = [(by_key[k], classes.get(k, "")) for k in series if k in by_key]
     a, b = request.args.get("a", "")[:60], request.args.get("b", "")[:60]
-    h2h = stats_mod.head_to_head(records, a, b, mapping) if a and b else None
+    # Head to head over the plays shown: with a game chosen, that game's plays only.
+    h2h = stats_mod.head_to_head(records, a, b, mapping, game) if a and b else None
+    roles = {g.game: stats_mod.role_stats(records, g.game) for g in st.games
+             if g.game in stats_mod.ROLE_KINDS and (game is None or g.game == game)}
     tables = {r.table_id: r for r in session.execute(
         select(Play.id, Play.table_id).where(Play.id.in_([r.id for r in shown[:None if show_all else PLAYS_SHOWN]]))
     ).all()}
@@ -140,7 +152,7 @@ def _render_group(group, readonly: bool, token: str, status_form=None, merge_err
         "groups/group.html", group=group, readonly=readonly, tok=token, stats=st, game_filter=game,
         plays=shown if show_all else shown[:PLAYS_SHOWN], total_shown=len(shown), show_all=show_all,
         play_table=play_table, wins_svg=wins_svg, scores_svg=scores_svg, score_game=score_game, legend=legend,
-        h2h=h2h, merges=merges, local=local, short_date=short_date, csrf_token=lambda: PageCache.CSRF,
+        h2h=h2h, roles=roles, role_text=lambda p: export.role_text(p, _), merges=merges, local=local, short_date=short_date, csrf_token=lambda: PageCache.CSRF,
         merge_errors=merge_errors or [], name_form=status_form or GroupNameForm(data={"name": group.name}))
 
 
@@ -197,13 +209,28 @@ def forget(token):
     return _set_groups(redirect(url_for("tables.home"), code=303), [t for t in phone_groups() if t != token])
 
 
-@bp.get("/g/<token>/plays.csv")
-def plays_csv(token):
+def _group_plays(token: str) -> list[tuple[str, Play]]:
+    """(export id, play) for every play of a group, oldest first (plays behind their table caught up)."""
     session = get_session()
     group, _ro = open_group(token, edit=False)
     sync.repair_group(session, group.id)
-    rows = session.execute(select(Play, Table.token).join(Table, Table.id == Play.table_id)
+    rows = session.execute(select(Play, Table.view_token, Table.state).join(Table, Table.id == Play.table_id)
                            .where(Play.group_id == group.id).order_by(Play.finished_at, Play.id)).all()
-    body = export.plays_csv((export.source_play_id(tok), local(p.started_at), local(p.finished_at), p.data)
-                            for p, tok in rows)
+    return [(p.data.get("source_id") or export.play_id(state, view), p) for p, view, state in rows]
+
+
+@bp.get("/g/<token>/plays.csv")
+def plays_csv(token):
+    """Every play, one line per player, dates in the group's time zone. `?sep=;` separates with
+    semicolons, for a spreadsheet in French (the French page links it)."""
+    sep = ";" if request.args.get("sep") == ";" else ","
+    body = export.plays_csv(((pid, local(p.started_at), local(p.finished_at), p.data) for pid, p in _group_plays(token)),
+                            sep=sep, _=_)
     return download(body, "text/csv", "plays.csv")
+
+
+@bp.get("/g/<token>/plays.bgsplay")
+def plays_bgsplay(token):
+    """The group's whole history as one BG Stats play file."""
+    return bgsplay_download([(pid, p.started_at, p.finished_at, p.data) for pid, p in _group_plays(token)],
+                            "plays.bgsplay")

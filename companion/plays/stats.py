@@ -145,15 +145,19 @@ def compute(plays: Iterable[PlayRecord], merges: Mapping[str, str] | None = None
     return Stats(len(ordered), sorted(overall.values(), key=order), games, names)
 
 
-def head_to_head(plays: Iterable[PlayRecord], a: str, b: str, merges: Mapping[str, str] | None = None) -> HeadToHead:
-    """Two players over the plays they both played: who finished ahead (a better rank), and how often
-    they finished level (same rank, e.g. both on the winning team)."""
+def head_to_head(plays: Iterable[PlayRecord], a: str, b: str, merges: Mapping[str, str] | None = None,
+                 game: str | None = None) -> HeadToHead:
+    """Two players over the plays they both played (of one game, when `game` says which): who
+    finished ahead (a better rank), and how often they finished level (same rank, e.g. both on the
+    winning team)."""
     key_of = resolver(merges or {})
     ka, kb = key_of(a), key_of(b)
     out = HeadToHead(a, b)
     if ka == kb:
         return out
     for rec in plays:
+        if game is not None and rec.data["game"] != game:
+            continue
         ranks = {key_of(p["name"]): p["rank"] for p in rec.data["players"]}
         if ka in ranks and kb in ranks:
             out.plays += 1
@@ -164,6 +168,45 @@ def head_to_head(plays: Iterable[PlayRecord], a: str, b: str, merges: Mapping[st
             else:
                 out.level += 1
     return out
+
+
+@dataclass
+class RoleLine:
+    """How one faction, Leader, Sin or hero did, whoever played it."""
+
+    name: str
+    plays: int = 0
+    wins: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.plays if self.plays else 0.0
+
+
+# What a game's roles are counted by, in the order a page lists them (build.py writes the roles).
+ROLE_KINDS = {"fivesails": ("faction", "leader"), "others": ("sin", "heroes")}
+
+
+def role_stats(plays: Iterable[PlayRecord], game: str) -> dict[str, list[RoleLine]]:
+    """Per kind of role of one game (Five Sails: faction, Leader; The Others: Sin, hero), each
+    role's plays and wins, most played first. Names match like players' (case and accents
+    ignored); a hero played by a hero player counts once per play."""
+    kinds = ROLE_KINDS.get(game, ())
+    found: dict[str, dict[str, RoleLine]] = {k: {} for k in kinds}
+    for rec in sorted(plays, key=lambda r: (r.finished_at, r.id)):
+        if rec.data["game"] != game:
+            continue
+        for p in rec.data["players"]:
+            role = p.get("role") or {}
+            for kind in kinds:
+                names = role.get(kind) if kind == "heroes" else [role.get(kind)]
+                for name in dict.fromkeys(n for n in names or [] if isinstance(n, str) and n.strip()):
+                    line = found[kind].setdefault(match_key(name), RoleLine(name))
+                    line.name = name  # the latest spelling
+                    line.plays += 1
+                    line.wins += 1 if p["winner"] else 0
+    return {kind: sorted(lines.values(), key=lambda ln: (-ln.plays, -ln.wins, ln.name.casefold()))
+            for kind, lines in found.items() if lines}
 
 
 def score_series(plays: Iterable[PlayRecord], game: str, merges: Mapping[str, str] | None = None,

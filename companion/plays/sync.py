@@ -1,10 +1,14 @@
 """The database side of play history: a table's play kept in step with its document, and groups.
 
 A play is derived, never edited: `sync(session, table)` runs after every committed change of a table
-(tables/live.py's after_change) and makes the play match the document. A finished table has exactly
-one play (re-finishing updates it, keyed by the table); a table that is reopened loses its play
-until it is finished again, when the same play comes back with the same export id. A group page
-also repairs any play that fell behind its table (e.g. a crash between the change and the sync).
+(tables/actions.py's after_change) and makes the play match the document. A finished table has
+exactly one play (re-finishing updates it, keyed by the table); a table that is reopened loses its
+play until it is finished again, when the same play comes back with the same export id. A group
+page also repairs any play that fell behind its table (e.g. a crash between the change and the sync).
+
+The play keeps its export id (`data["source_id"]`, export.play_id) and its times: from the action
+log, unless the document carries the times of the play it was backed up from (state.play.started
+and .finished, written into an export: an imported table's log starts with the import).
 """
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from ..models import Action, Group, GroupTable, Play, PlayerMerge, Table
 from ..tables import tokens
-from . import build
+from . import build, export
 
 GROUP_NAME_MAX = 40
 
@@ -54,6 +58,16 @@ def times(session: Session, table: Table) -> tuple[datetime, datetime]:
     finished = _aware(finished or table.updated_at or created)
     started = _aware(started or created)
     return min(started, finished), finished
+
+
+def play_times(session: Session, table: Table) -> tuple[datetime, datetime]:
+    """When the play started and finished: as the document kept them from a backup, else `times`."""
+    said = table.state.get("play") if isinstance(table.state, dict) else None
+    said = said if isinstance(said, dict) else {}
+    started, finished = export.from_iso(said.get("started")), export.from_iso(said.get("finished"))
+    if started is not None and finished is not None and started <= finished:
+        return started, finished
+    return times(session, table)
 
 
 def group_id_of(session: Session, table_id: int) -> int | None:
@@ -95,7 +109,8 @@ def _sync(session: Session, table_id: int) -> Play | None:
         if play is not None and play.table_version == table.version:
             return play
         group_id = group_id_of(session, table.id)
-        started, finished = times(session, table)
+        started, finished = play_times(session, table)
+        made["source_id"] = export.play_id(table.state, table.view_token)
         play = play or Play(table_id=table.id, game=table.game)
         play.group_id, play.started_at, play.finished_at = group_id, started, finished
         play.table_version, play.data = table.version, made

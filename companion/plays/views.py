@@ -4,6 +4,8 @@
 - /t/<token>/rematch (POST) the same game, players, seats and group, the game's first-player rule applied
 - /t/<token>/group          put a finished or running table in a group
 - /t/<token>/bgstats.json   one play in BG Stats' createPlay form; the page links it as "Send to BG Stats"
+- /t/<token>/play.bgsplay   the same play as a BG Stats play file (bgsplay.py), which BG Stats opens
+- /t/<token>/play (POST)    who played what and a note (details.py, a logged table action)
 - /t/<token>/export.json    the whole table (document and history); /import makes a table from one
 """
 from __future__ import annotations
@@ -26,7 +28,7 @@ from ..tables import players as players_mod
 from ..tables import recent, store
 from ..tables.live import open_table
 from ..tables.tokens import token_from_link
-from . import export, rematch as rematch_mod, sync, transfer
+from . import bgsplay, export, rematch as rematch_mod, sync, transfer
 from .forms import ImportForm, JoinGroupForm
 
 bp = Blueprint("groups", __name__)
@@ -104,9 +106,14 @@ def play_of(table: Table) -> Play | None:
     return play
 
 
+def play_id_of(table: Table, play: Play) -> str:
+    """The play's export id: kept with the play since the sync, else worked out from the table."""
+    return play.data.get("source_id") or export.play_id(table.state, table.view_token)
+
+
 def bgstats_of(table: Table, play: Play) -> dict:
-    return export.bgstats(play.data, export.source_play_id(table.token), local(play.started_at),
-                          local(play.finished_at))
+    """BG Stats' JSON of the play: its times in UTC, as BG Stats reads them (export.py)."""
+    return export.bgstats(play.data, play_id_of(table, play), play.started_at, play.finished_at, _)
 
 
 def outcome_term(game: str, key: str | None) -> str | None:
@@ -199,12 +206,40 @@ def bgstats_json(token):
                     f"bgstats-{table.game}-{play.id}.json")
 
 
+def bgsplay_download(entries, filename: str):
+    """A BG Stats play file. Not sent as JSON: a phone that knows the type would rename it
+    ".json" on saving, and BG Stats opens the file by its own extension."""
+    body = json.dumps(bgsplay.play_file(entries, datetime.now(timezone.utc), _), ensure_ascii=False)
+    resp = make_response(body)
+    resp.headers["Content-Type"] = "application/octet-stream"
+    resp.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return resp
+
+
+@bp.get("/t/<token>/play.bgsplay")
+def play_bgsplay(token):
+    table, _readonly = open_table(token, edit=False)
+    play = play_of(table)
+    if play is None:
+        abort(404)
+    return bgsplay_download([(play_id_of(table, play), play.started_at, play.finished_at, play.data)],
+                            f"{table.game}-{play.id}.bgsplay")
+
+
 @bp.get("/t/<token>/export.json")
 def export_table(token):
     table, _readonly = open_table(token, edit=False)
     actions = get_session().execute(select(Action).where(Action.table_id == table.id)
                                     .order_by(Action.version)).scalars().all()
     data = transfer.dump(table, actions, datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    play = play_of(table)
+    if play is not None:
+        # The play as it is known outside the app goes with the backup: its id (BG Stats updates
+        # that play when the restored table is sent again) and when it was played (a restored
+        # table's own log starts with the import).
+        state = data["document"]["state"] = dict(data["document"]["state"])
+        state["play"] = {**(state.get("play") or {}), "id": play_id_of(table, play),
+                         "started": export.iso_utc(play.started_at), "finished": export.iso_utc(play.finished_at)}
     return download(json.dumps(data, ensure_ascii=False, indent=1), "application/json",
                     f"table-{table.game}-{table.id}.json")
 

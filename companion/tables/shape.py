@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from .players import COLOURS, NAME_MAX
 
 __all__ = ["Strict", "Open", "Player", "Result", "Score", "Document", "Count", "Seat", "SeatKey", "Name", "Line",
-           "Small", "Signed", "ValidationError", "validate_document", "first_error", "distinct"]
+           "Small", "Signed", "ValidationError", "validate_document", "first_error", "distinct", "PlayInfo", "PlayRole"]
 
 # A whole number of a table: at most nine digits, as every number a phone can send (numbers.py).
 BIG = 999_999_999
@@ -58,10 +58,10 @@ class Player(Strict):
     colour: Literal[COLOURS] | None  # type: ignore[valid-type]
 
 
-class Score(Strict):
-    name: str
-    points: Signed | None = None
-    # Games add what decided a place (7 - The Sins: cards; Gibbon: hearts...), each of a known kind.
+class WithExtras(Strict):
+    """A piece a game may add keys to (what decided a place, how the game ended), each a plain JSON
+    value with finite, nine-digit numbers."""
+
     model_config = ConfigDict(extra="allow", strict=True, allow_inf_nan=False)
 
     @model_validator(mode="after")
@@ -72,19 +72,16 @@ class Score(Strict):
         return self
 
 
-class Result(Strict):
+class Score(WithExtras):
+    name: str
+    points: Signed | None = None
+
+
+class Result(WithExtras):
     """What a finished table's home-page line and its play are read from."""
 
     winners: list[str] = Field(max_length=99)
     scores: list[Score] = Field(default_factory=list, max_length=99)
-    model_config = ConfigDict(extra="allow", strict=True, allow_inf_nan=False)
-
-    @model_validator(mode="after")
-    def _extras_are_plain(self):
-        for key, value in (self.model_extra or {}).items():
-            if not _plain(value):
-                raise ValueError(f"{key}: not a plain value")
-        return self
 
 
 def _plain(value: Any, depth: int = 0) -> bool:
@@ -113,12 +110,48 @@ class Links(Strict):
     edit_replaced: Count = 0  # how many times the edit link was replaced (each one logged)
 
 
+# -- what the players say about a finished table's play (plays/details.py) ----------------------------
+
+PLAY_NOTE_MAX = 500
+ROLE_MAX = 40
+RoleText = Annotated[str, StringConstraints(max_length=ROLE_MAX)]
+# "tc-" and 24 hex digits: the play's id outside the app (BG Stats' sourcePlayId), kept once given.
+PlayId = Annotated[str, StringConstraints(pattern=r"^tc-[0-9a-f]{24}$")]
+# When the play started and finished, in UTC, as a backup carries them ("2026-11-23T20:05:09+00:00").
+Moment = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$")]
+
+
+class PlayRole(Strict):
+    """What one player played: City of Five Sails' faction and Leader; in The Others, the Sin (the
+    Sins player) or the heroes (a hero player). Each game writes only its own keys."""
+
+    faction: RoleText = ""
+    leader: RoleText = ""
+    sin: RoleText = ""
+    heroes: list[Annotated[str, StringConstraints(min_length=1, max_length=ROLE_MAX)]] = Field(
+        default_factory=list, max_length=7)
+
+
+class PlayInfo(Strict):
+    """A finished table's play as its players describe it, beside the game's own state."""
+
+    id: PlayId | None = None
+    note: Annotated[str, StringConstraints(max_length=PLAY_NOTE_MAX)] = ""
+    roles: dict[SeatKey, PlayRole] = Field(default_factory=dict, max_length=99)
+    started: Moment | None = None
+    finished: Moment | None = None
+
+
 class State(Strict, Generic[G]):
     players: list[Player] = Field(min_length=1, max_length=99)
     game: G
     # Set by the table's lifecycle (tables/views.py: archive, link rotation), not by a game.
     archived: bool | None = None
     links: Links | None = None
+    # Set on a finished table (plays/details.py), carried by a backup. A role kept for a seat that
+    # has since left the table is ignored (plays/build.py), not refused: removing a player must
+    # not make the table's document invalid.
+    play: PlayInfo | None = None
 
 
 class Document(Strict, Generic[G]):

@@ -117,7 +117,9 @@
     if (!btn) return;
     var input = document.getElementById(btn.getAttribute("data-copy"));
     if (!input) return;
-    var done = function () { toast(t("copied", "Link copied.")); };
+    // A button may say what it copied (data-copied: "Result copied."); a link by default.
+    var said = btn.getAttribute("data-copied");
+    var done = function () { toast(said || t("copied", "Link copied.")); };
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(input.value).then(done, function () { input.select(); });
     } else {
