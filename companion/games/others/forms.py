@@ -13,7 +13,7 @@ from ...tables.forms import TableForm
 from . import rules, state
 
 TEXT = Length(max=state.TEXT_MAX, message=_l("Keep it to %(max)d characters."))
-GENERAL = "form"  # not a field: perform() shows these messages at the top of the form
+GENERAL = "form"  # not a field: the page shows these messages at the top of the form
 
 
 class OthersForm(TableForm):

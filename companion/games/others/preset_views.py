@@ -1,6 +1,6 @@
 """Saved Apocalypse tracks: correct or delete one (its table or phone only), and the share link.
 
-The save and use buttons are in views.py; the rules of who sees what are in presets.py.
+The save and use buttons are in apocalypse_views.py; the rules of who sees what are in presets.py.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from ...numbers import IntegerField
 from ...tables import live, recent
 from ...web import wants_fragment
 from . import forms, presets
-from .views import bp
+from .blueprint import bp
 
 PAGE = "apocalypse"
 
