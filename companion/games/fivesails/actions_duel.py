@@ -1,0 +1,175 @@
+"""City of Five Sails duels at a table (rulebook "Issuing a Challenge and Dueling", p. 22-27): start a
+duel (each side linked to a player and maybe their Leader), play a round (or preview it), take the last
+one back, and close it, its wounds going onto the Leaders' trackers.
+
+None is relative. Every one depends on the state it lands on: each is a step of the one duel the table
+holds, replayed from its rounds so far (whose turn, which pool, Lethal, gambles left); starting takes
+the Leaders' wounds from their trackers, and closing can destroy Leaders and end the game.
+"""
+from __future__ import annotations
+
+from flask import g, request
+from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
+
+from ...domain import N_, Invalid, Problem
+from ...tables import live
+from ...tables.actions import action, game_state
+from . import duel as d, rules
+from .blueprint import bp
+from .common import form_wide, name, playing, said_destroyed, seats, table_duel
+from .duel_forms import play_problems, read_round_form, read_setup_form
+from .forms import DuelForm
+
+
+def _with_tracked_wounds(gs: dict, form: MultiDict, links: dict) -> MultiDict:
+    """A Leader linked to a player starts the duel with the wounds on that Leader's tracker, whatever
+    "Wounds already" said: the tracker is the one record of them."""
+    out = form.copy()
+    for side, link in links.items():
+        if link.get("leader") and link.get("player"):
+            field = "intervener" if side == d.DEFENDER and form.get("answer") == "intervene" else side
+            out[f"{field}.wounds"] = str(rules.leader_wounds_for_duel(gs, link["player"]))
+    return out
+
+
+def _side_links(doc: dict, form: MultiDict) -> dict:
+    """Which player each participant belongs to, and whether it is that player's Leader."""
+    out = {}
+    at_table = seats(doc)
+    problems = []
+    for side in d.SIDES:
+        pid = form.get(f"{side}.player", "") or None
+        if pid is not None and pid not in at_table:
+            problems.append(Problem(f"{side}.player", N_("No such player at this table.")))
+            pid = None
+        intervening = side == d.DEFENDER and form.get("answer") == "intervene"
+        leader = bool(form.get("intervener.leader" if intervening else f"{side}.leader"))
+        if leader and pid is None:
+            problems.append(Problem(f"{side}.player", N_("Whose Leader is it? Choose the player.")))
+        elif leader and game_state(doc)["players"][pid]["leader_destroyed"]:
+            problems.append(Problem(f"{side}.player", N_("%(name)s's Leader is destroyed: it cannot duel."),
+                                    {"name": name(doc, pid)}))
+        out[side] = {"player": pid, "leader": leader}
+    if problems:
+        raise Invalid(problems)
+    return out
+
+
+@action(bp, "/t/<token>/fivesails/duel/start", form=DuelForm, kind="duel.start", page="duel", depends_on_state=True)
+def duel_start(doc, form, said):
+    gs = playing(doc)
+    if gs.get("duel"):
+        raise Invalid(Problem("duel", N_("A duel is already going on: finish or abandon it first.")))
+    problems = []
+    setup = links = None
+    try:
+        links = _side_links(doc, request.form)
+    except Invalid as err:
+        problems += err.problems
+    try:
+        setup = read_setup_form(_with_tracked_wounds(gs, request.form, links or {}))
+    except Invalid as err:
+        problems += err.problems
+    if problems:
+        raise Invalid(problems)
+    for side in d.SIDES:  # the duel's Resolve is the Leader's Resolve as it stands now
+        link = links[side]
+        if link["leader"]:
+            who = setup.challenger if side == d.CHALLENGER else setup.defender
+            rules.set_leader_resolve(gs, link["player"], who.resolve)
+    gs["duel"] = {"setup": d.setup_data(setup), "rounds": [], "sides": links}
+    said(N_("Duel: %(defender)s refuses %(challenger)s's challenge") if setup.refused
+         else N_("Duel: %(challenger)s challenges %(defender)s"),
+         challenger=setup.challenger.name, defender=setup.defender.name)
+
+
+def _next_round(gs: dict) -> tuple[d.Round, d.Duel]:
+    """The round on the card form, played on the table's duel: the round, and the duel after it."""
+    current = table_duel(gs)
+    if current is None:
+        raise Invalid(Problem("round", N_("There is no duel going on.")))
+    rnd = read_round_form(request.form)
+    try:
+        return rnd, d.play(current, rnd, "round")
+    except Invalid as err:
+        raise play_problems(err) from None
+
+
+@action(bp, "/t/<token>/fivesails/duel/round", form=DuelForm, kind="duel.round",
+        summary=N_("Duel round %(n)d: %(name)s %(what)s"), page="duel", depends_on_state=True)
+def duel_round(doc, form, said):
+    gs = playing(doc)
+    rnd, after = _next_round(gs)
+    gs["duel"]["rounds"].append(d.round_data(rnd))
+    what = ({"msg": N_("plays no card")} if rnd.card is None else
+            {"msg": N_("plays %(r)d / %(p)d / %(t)d"),
+             "args": {"r": rnd.card.riposte, "p": rnd.card.parry, "t": rnd.card.thrust}})
+    said(n=len(after.rounds), name=after.participant(after.rounds[-1].actor).name, what=what)
+
+
+@bp.before_request
+def _preview_round():
+    """The card form's "preview" button posts to the round's own address; it changes nothing, so it is
+    answered here, before the action's door."""
+    if request.endpoint == "fivesails.duel_round" and request.form.get("play") == "preview":
+        return duel_preview(request.view_args["token"])
+    return None
+
+
+def duel_preview(token):
+    """What the card would do, without changing the table: the same rules, applied to a copy."""
+    table, readonly = live.open_table(token, edit=True)
+    t = live.view_for(table, readonly, token, "duel")
+    form = DuelForm()
+    key = request.form.get("form_key") or "duel-round"
+    if not form.validate():
+        return live.render(t, status=422, bound=live.Bound(key, request.form.copy(), {k: [str(m) for m in v]
+                                                                            for k, v in form.errors.items()}))
+    try:
+        _rnd, g.fivesails_preview = _next_round(t.gs)
+    except Invalid as err:
+        errors = err.as_dict(_)
+        general = [m for f, ms in errors.items() if f == "round" for m in ms]
+        return live.render(t, status=422, bound=live.Bound(key, request.form.copy(), errors, general))
+    return live.render(t, bound=live.Bound(key, request.form.copy()))
+
+
+@action(bp, "/t/<token>/fivesails/duel/takeback", form=DuelForm, kind="duel.takeback",
+        summary=N_("Duel: last round taken back"), page="duel", depends_on_state=True)
+@form_wide
+def duel_takeback(doc, form, said):
+    gs = playing(doc)
+    if not gs.get("duel") or not gs["duel"]["rounds"]:
+        raise Invalid(Problem("duel", N_("No round to take back.")))
+    gs["duel"]["rounds"].pop()
+
+
+@action(bp, "/t/<token>/fivesails/duel/close", form=DuelForm, kind="duel.close", page="duel", depends_on_state=True)
+@form_wide
+def duel_close(doc, form, said):
+    """End the duel: a finished duel's wounds go onto the Leaders' trackers (a destroyed Leader is
+    marked destroyed, with its Renown loss and the Assassination check); an unfinished one is abandoned."""
+    gs = playing(doc)
+    current = table_duel(gs)
+    if current is None:
+        raise Invalid(Problem("duel", N_("There is no duel going on.")))
+    sides = gs["duel"]["sides"]
+    gs["duel"] = None
+    if not current.ended:
+        said(N_("Duel abandoned"))
+        return
+    parts, leaders = [], []
+    for side in d.SIDES:
+        who = current.participant(side)
+        parts.append(f"{who.name} {current.wounds[side]}/{who.resolve}")
+        link = sides.get(side) or {}
+        if link.get("leader") and link.get("player"):
+            leaders.append(rules.DuelWounds(link["player"], who.wounds, current.wounds[side], who.resolve,
+                                            current.destroyed(side)))
+    outcome = ", ".join(parts)
+    gone = rules.close_duel(gs, leaders, seats(doc))  # every destruction, then one check
+    if gone:
+        said_destroyed(said, doc, gone, N_("Duel over: %(outcome)s"), outcome=outcome)
+    else:
+        said(N_("Duel over: %(outcome)s"), outcome=outcome)
