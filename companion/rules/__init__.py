@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from flask import (Blueprint, abort, current_app, jsonify, make_response, render_template, request,
                    url_for)
-from flask_babel import get_locale
+from flask_babel import force_locale, get_locale
 from flask_babel import gettext as _
 from jinja2 import pass_context
 from markupsafe import Markup
@@ -298,9 +298,18 @@ def _content_digest(root: pathlib.Path) -> str:
 
 @bp.get("/manifest.webmanifest")
 def manifest():
-    """The web app manifest: add the app to the home screen and open it full screen."""
+    """The web app manifest: add the app to the home screen and open it full screen.
+
+    In the phone's language: `?lang=` says which (base.html adds it for French), since a browser
+    fetches the manifest without the page's cookies, so the language chosen in the app's footer
+    would not reach it. The `id` stays the same in every language: one installed app."""
     asset_url = current_app.jinja_env.globals["asset_url"]
+    asked = request.args.get("lang")
+    if asked in content.LANGS and asked != lang():
+        with force_locale(asked):
+            return manifest()
     body = {
+        "id": url_for("tables.home"),
         "name": _("Table Companion"),
         "short_name": _("Companion"),
         "description": _("Setup, trackers, scoring and rules for your board game table."),
