@@ -218,6 +218,11 @@ def signed(n: int) -> str:
     return f"{MINUS}{-n}" if n < 0 else str(n)
 
 
+def _headline(game_title: str, date: str, result: str, _: Callable[[str], str]) -> str:
+    """"7 - The Sins, Fri 23 Nov: Chiara wins." in the reader's language (and its colon spacing)."""
+    return _(N_("%(game)s, %(date)s: %(result)s.")) % {"game": game_title, "date": date, "result": result}
+
+
 def share_text(play: dict, game_title: str, date: str, _: Callable[[str], str],
                terms: Callable[[str, str | None], str | None] | None = None) -> str:
     """"7 - The Sins, Fri 23 Nov: Chiara wins with −8 (fewest points win: the Abyss scored −1).
@@ -235,7 +240,7 @@ def share_text(play: dict, game_title: str, date: str, _: Callable[[str], str],
             head = _(N_("the heroes win (%(names)s)")) % {"names": ", ".join(p["name"] for p in winners)}
         else:
             head = _(N_("no winner recorded"))
-        return f"{game_title}, {date}: {head}."
+        return _headline(game_title, date, head, _)
     names = ", ".join(p["name"] for p in winners)
     scores = {p["score"] for p in winners}
     if not winners:
@@ -258,6 +263,6 @@ def share_text(play: dict, game_title: str, date: str, _: Callable[[str], str],
         detail = _(N_("lowest penalty wins"))
     elif play["game"] == "fivesails" and terms is not None:
         detail = terms("fivesails", outcome.get("victory"))
-    text = f"{game_title}, {date}: {head}" + (f" ({detail})" if detail else "") + "."
+    text = _headline(game_title, date, head + (f" ({detail})" if detail else ""), _)
     tail = ", ".join(f"{p['name']} {signed(p['score'])}" if p["score"] is not None else p["name"] for p in rest)
     return text + (f" {tail}." if tail else "")
