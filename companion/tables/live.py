@@ -10,7 +10,6 @@ import gzip
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Callable
 from urllib.parse import parse_qsl, urlsplit
 
 import brotli
@@ -22,7 +21,7 @@ from flask_wtf.csrf import generate_csrf
 from werkzeug.datastructures import MultiDict
 
 from ..db import get_session
-from ..domain import N_, Invalid
+from ..domain import N_
 from ..models import Table
 from ..numbers import parse_int
 from ..web import wants_fragment
@@ -337,92 +336,3 @@ def conflict_banner(conflict: store.Conflict) -> dict:
 
 
 __all__ = ["Bound", "TableView", "open_table", "render", "view_for", "form_view", "conflict_banner", "flash"]
-
-
-# -- going away: the three old spellings, kept only while the games move to actions.action --------
-
-def _then(mutate, check):
-    def both(doc):
-        mutate(doc)
-        check(doc)
-    return both
-
-
-def perform(token: str, form, build: Callable[[object, "TableView"], tuple[store.Change, Callable[[dict], None]]],
-            *, slug: str | None = None):
-    """Validate `form`, apply the change `build(form, t)` describes, and answer.
-
-    Answers: 200 with the live region (htmx) or 303 back to the page; 422 with the form as typed
-    and its messages; 409 with the fresh table when another phone changed the same thing; 403 on a
-    read-only link.
-    """
-    from . import actions
-
-    table, readonly = open_table(token, edit=True)
-    t = form_view(table, readonly, token, slug)
-    key = request.form.get("form_key") or None
-
-    def invalid(errors: dict[str, list[str]]):
-        return render(t, status=422, bound=Bound(key, request.form.copy(), errors))
-
-    if not form.validate():
-        return invalid({k: [str(m) for m in v] for k, v in form.errors.items()})
-    try:
-        change, mutate = build(form, t)
-        check = actions._shape_check(t.game)
-        if check is not None:
-            mutate = _then(mutate, check)
-        table = store.apply(get_session(), table.id, seen_version(), change, mutate, submission=submission())
-    except Invalid as err:
-        return invalid(err.as_dict(_))
-    except store.Conflict as conflict:
-        t.table = conflict.table
-        return render(t, status=409, bound=Bound(key, request.form.copy()), banner=conflict_banner(conflict))
-    except store.AlreadyDone as done:
-        # A retry of a submission that was saved (its answer was lost): answer as the first time.
-        table = done.table
-    t.table = table
-    return actions.after_change(t)
-
-
-def checked(game: Game, change, mutate):
-    """With CHECK_SHAPES (the test suite), every document an action leaves must fit its game's
-    declared shape: a rule that writes something its model does not allow fails loudly."""
-    if not current_app.config.get("CHECK_SHAPES") or game.shape is None:
-        return change, mutate
-    from .shape import validate_document
-
-    def mutate_and_check(doc):
-        mutate(doc)
-        validate_document(doc, game.shape)
-    return change, mutate_and_check
-
-
-def act(token: str, form, kind: str, summary, work: Callable[[dict, object, dict], None], *,
-        relative: bool = False, slug: str | None = None):
-    """`perform` for the common shape of a game action: one logged change.
-
-    `summary` is a value or a function of the validated form; `work(doc, form, args)` changes the
-    document (raising Invalid to refuse) and fills the log line's `args`. `relative` marks an
-    increment, which lands whatever another phone changed meanwhile (see store.Change).
-    """
-    def build(form, _t):
-        change = store.Change(kind, summary(form) if callable(summary) else summary, {}, relative=relative)
-        return change, lambda doc: work(doc, form, change.args)
-    return perform(token, form, build, slug=slug)
-
-
-def act_simple(token: str, form, change: store.Change, mutate: Callable[[dict], None], slug: str | None = None):
-    """`perform` for the common case where the change does not depend on the form's values."""
-    return perform(token, form, lambda _form, _t: (change, mutate), slug=slug)
-
-
-def after_change(t):
-    from . import actions
-
-    return actions.after_change(t)
-
-
-def game_state(doc: dict) -> dict:
-    """The game's part of a document being changed (inside a `mutate` function)."""
-    return doc["state"].setdefault("game", {})
