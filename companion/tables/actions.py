@@ -11,7 +11,7 @@ The declaration says:
 
 - `rule`, and the endpoint (the function's name, unless `endpoint=` says otherwise): a POST route;
 - `form`: the form class (a `TableForm`), or a function of the table's token that makes one;
-- `kind`: what the log calls it; `summary`: its log line (a message id marked `N_`), unless the
+- `kind`: what the log calls it (a function of the validated form where one route logs two kinds); `summary`: its log line (a message id marked `N_`), unless the
   action chooses one as it runs with `said(N_("..."), **args)`; `said(**args)` fills the line;
 - `relative`: an increment that commutes ("+1 stone"): it lands whatever another phone changed
   meanwhile (a function of the validated form where one route is both, as the Last Judgments are). Anything else is *absolute*: it sets what the phone saw, and is refused on a stale view
@@ -80,7 +80,7 @@ class Declared:
 
     endpoint: str  # "blueprint.name"
     rule: str
-    kind: str
+    kind: str | Callable
     run: Run = field(repr=False)
     form: Callable = field(repr=False)
     summary: str | None = None
@@ -98,7 +98,7 @@ def declared() -> dict[str, Declared]:
     return dict(_DECLARED)
 
 
-def action(bp: Blueprint, rule: str, *, form, kind: str, summary: str | None = None, relative: bool | Callable = False,
+def action(bp: Blueprint, rule: str, *, form, kind: str | Callable, summary: str | None = None, relative: bool | Callable = False,
            depends_on_state: bool = False, page: str | Callable | None = None, respond: Callable | None = None,
            endpoint: str | None = None) -> Callable[[Run], Run]:
     """Declare a table action (see the module's docstring); returns the function unchanged."""
@@ -138,7 +138,8 @@ def perform(token: str, spec: Declared):
         return invalid({k: [str(m) for m in v] for k, v in form.errors.items()})
     said = Said(spec.summary, t.game)
     relative = spec.relative(form) if callable(spec.relative) else spec.relative
-    change = store.Change(spec.kind, "", said.args, relative=relative, depends_on_state=spec.depends_on_state)
+    kind = spec.kind(form) if callable(spec.kind) else spec.kind
+    change = store.Change(kind, "", said.args, relative=relative, depends_on_state=spec.depends_on_state)
     check = _shape_check(t.game)
 
     def mutate(doc: dict) -> None:

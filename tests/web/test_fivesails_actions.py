@@ -25,12 +25,19 @@ EXPECTED = {
     "control": ("/t/<token>/fivesails/control", "control", False, False),
     "wounds": ("/t/<token>/fivesails/wounds", "wounds", WOUNDS, True),
     "leader_resolve": ("/t/<token>/fivesails/resolve", "leader.resolve", False, True),
-    "leader": ("/t/<token>/fivesails/leader", "leader", False, True),
+    "leader": ("/t/<token>/fivesails/leader", "leader.destroyed|leader.back", False, True),
     "duel_start": ("/t/<token>/fivesails/duel/start", "duel.start", False, True),
     "duel_round": ("/t/<token>/fivesails/duel/round", "duel.round", False, True),
     "duel_takeback": ("/t/<token>/fivesails/duel/takeback", "duel.takeback", False, True),
     "duel_close": ("/t/<token>/fivesails/duel/close", "duel.close", False, True),
 }
+
+
+class _Form:
+    """Enough of the Leader form for a kind that is a function of it."""
+
+    def __init__(self, destroyed):
+        self.destroyed = type("Field", (), {"data": destroyed})()
 
 
 def test_every_table_action_is_declared_once_with_its_kind(app):
@@ -39,7 +46,8 @@ def test_every_table_action_is_declared_once_with_its_kind(app):
     for endpoint, (rule, kind, relative, depends) in EXPECTED.items():
         spec = found[endpoint]
         got = WOUNDS if callable(spec.relative) else spec.relative
-        assert (spec.rule, spec.kind, got, spec.depends_on_state) == (rule, kind, relative, depends), endpoint
+        spec_kind = "|".join(spec.kind(_Form(destroyed)) for destroyed in (1, 0)) if callable(spec.kind) else spec.kind
+        assert (spec.rule, spec_kind, got, spec.depends_on_state) == (rule, kind, relative, depends), endpoint
     routed = {r.endpoint: r.rule for r in app.url_map.iter_rules() if r.endpoint.startswith("fivesails.")}
     assert {f"fivesails.{e}": r for e, (r, *_rest) in EXPECTED.items()}.items() <= routed.items()
 
@@ -91,11 +99,11 @@ def test_a_wound_that_would_destroy_the_leader_is_refused_on_a_stale_view(tables
 def test_a_leader_destroyed_and_put_back_in_the_log(app, tables, table):
     assert tables.post(table, "fivesails/leader", {"player": 1, "destroyed": 1}, page="players").status_code == 200
     action = latest(app, tables, table)
-    assert action.kind == "leader" and action.args["fallen"] == ["1"]
+    assert action.kind == "leader.destroyed" and action.args["fallen"] == ["1"]
     assert said(app, action) == "Ana's Leader destroyed (3 Renown lost)"
     assert tables.post(table, "fivesails/leader", {"player": 1, "destroyed": 0}, page="players").status_code == 200
     action = latest(app, tables, table)
-    assert action.kind == "leader" and said(app, action) == "Ana's Leader back in play (3 Renown back)"
+    assert action.kind == "leader.back" and said(app, action) == "Ana's Leader back in play (3 Renown back)"
     assert not ana(tables, table)["leader_destroyed"] and ana(tables, table)["renown"] == 5
     resp = tables.post(table, "fivesails/leader", {"player": 1, "destroyed": 0}, page="players")
     assert resp.status_code == 422 and latest(app, tables, table).id == action.id

@@ -59,11 +59,11 @@ def leader_resolve(doc, form, said):
         said(words, player=player, value=value)
 
 
-@action(bp, "/t/<token>/fivesails/leader", form=LeaderForm, kind="leader", depends_on_state=True)
+@action(bp, "/t/<token>/fivesails/leader", form=LeaderForm, depends_on_state=True,
+        kind=lambda form: "leader.destroyed" if form.destroyed.data else "leader.back")
 @form_wide
 def leader(doc, form, said):
-    """Mark a Leader destroyed (destroyed=1), or put back one marked by mistake (destroyed=0). One route,
-    so one kind in the log ("leader"; before the one door it was "leader.destroyed" or "leader.back")."""
+    """Mark a Leader destroyed (destroyed=1), or put back one marked by mistake (destroyed=0)."""
     pid = str(form.player.data)
     gs = playing(doc)
     player = name(doc, pid)
