@@ -19,7 +19,8 @@ The declaration says:
 - `depends_on_state`: its outcome depends on the state it lands on (the third Last Judgment ends
   the game, a +1 Renown can cross a victory), so a stale view matters even for an increment;
 - `page`: which page the answer shows (a slug, or a function of the table), when not the form's;
-- `respond`: a last word on the response (e.g. push the URL of the page it moved to).
+- `respond`: a last word on the response (e.g. push the URL of the page it moved to);
+- `decorators`: view decorators for the route, outermost first (e.g. a rate limit of its own).
 
 The decorated function is the action itself, `run(doc, form, said)`: it changes a deep copy of
 the document in place through the game's pure rules (raising `domain.Invalid` to refuse, with the
@@ -100,7 +101,7 @@ def declared() -> dict[str, Declared]:
 
 def action(bp: Blueprint, rule: str, *, form, kind: str | Callable, summary: str | None = None, relative: bool | Callable = False,
            depends_on_state: bool = False, page: str | Callable | None = None, respond: Callable | None = None,
-           endpoint: str | None = None) -> Callable[[Run], Run]:
+           endpoint: str | None = None, decorators: tuple = ()) -> Callable[[Run], Run]:
     """Declare a table action (see the module's docstring); returns the function unchanged."""
     def declare(run: Run) -> Run:
         name = endpoint or run.__name__
@@ -112,8 +113,10 @@ def action(bp: Blueprint, rule: str, *, form, kind: str | Callable, summary: str
 
         def view(token: str):
             return perform(token, spec)
-        view.__name__ = name
-        view.__doc__ = run.__doc__
+        view.__name__ = view.__qualname__ = name
+        view.__module__, view.__doc__ = run.__module__, run.__doc__
+        for decorate in reversed(decorators):
+            view = decorate(view)
         bp.add_url_rule(rule, name, view, methods=["POST"])
         return run
     return declare

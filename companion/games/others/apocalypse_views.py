@@ -93,10 +93,9 @@ def track(doc, form, said):
                            "sin_dice": getattr(form, f"sin_dice_{lvl}").data} for lvl in state.TRACK_LEVELS])
 
 
-@preset_saves
 def _save_track(token: str, name: str) -> dict:
-    """Save the table's track as a preset for other tables (counted against the table's budget of
-    saves); its reference {"id", "name"}. Raises Invalid (field "name") when it can't."""
+    """Save the table's track as a preset for other tables; its reference {"id", "name"}. Raises
+    Invalid (field "name") when it can't. The route counts against the table's budget of saves."""
     table, _readonly = live.open_table(token, edit=True)
     saved = presets.save(get_session(), name, table.state["game"]["apocalypse"]["track"]["levels"],
                          presets.current_viewer(table.id, create_phone=True))
@@ -130,7 +129,7 @@ class TrackSaveForm(forms.PresetSaveForm):
         return True
 
 
-@action(bp, "/t/<token>/others/track/save", form=TrackSaveForm.of, kind="others.track.save",
+@action(bp, "/t/<token>/others/track/save", form=TrackSaveForm.of, kind="others.track.save", decorators=(preset_saves,),
         summary=N_("The Apocalypse track is saved as “%(name)s”"))
 @placed
 def track_save(doc, form, said):
