@@ -62,6 +62,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(groups_bp)
     register_games(app, GAMES)
     listen_to_tables(app)
+    from .tables import stream
+
+    stream.init_app(app)  # push: "this table is now at version N" (Server-Sent Events)
     for game in GAMES.values():
         if game.blueprint is not None:
             app.register_blueprint(game.blueprint)

@@ -2,7 +2,9 @@
 
 A table page is one *live region* (`#live`) holding the current page of the table. Every action
 answers with a fresh live region (htmx swaps it) or, without JavaScript, a 303 back to the page.
-Actions are declared in actions.py, the one door that changes a table. Other phones poll the page with `?since=<version>` and get 204 until something changes.
+Actions are declared in actions.py, the one door that changes a table. Other phones hear of a new
+version by push (stream.py) and then fetch `?since=<version>`, or poll it every few seconds when
+they cannot hold a stream; it answers 204 until something changes.
 """
 from __future__ import annotations
 
@@ -112,6 +114,10 @@ class TableView:
         # Only the page's own query: never a name url_for takes itself ("token", "_external"...).
         args = {k: v for k, v in pairs if k not in ("since", "token", "slug") and not k.startswith("_")}
         return url_for("tables.page", token=self.tok, slug=self.page.slug, **args, since=self.table.version)
+
+    def stream_url(self) -> str:
+        """Where this page hears "the table is now at version N" (tables/stream.py)."""
+        return url_for("stream.events", token=self.tok)
 
     @property
     def pages(self) -> tuple[Page, ...]:

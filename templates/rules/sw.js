@@ -5,7 +5,10 @@
      every page that arrives is saved; a rules page never saved shows the offline page, which lists
      the rules saved on this phone;
    - when a page asks ("save-rules"), every page of that game's rules is saved in the background.
-   Table pages, forms and htmx requests are never touched: they always go to the network. */
+   - a table page (issue 26) comes from the network; the last copy of each one this phone opened is
+     kept, and shown, marked as an offline copy (`data-offline-copy` on <html>, which the page reads
+     to switch every control off), when the network is gone.
+   Forms, htmx requests and the table's event stream are never touched: they always go to the network. */
 "use strict";
 
 const VERSION = {{ version|tojson }};
@@ -18,6 +21,10 @@ const SEARCH_URL = {{ search_url|tojson }};
 const STATIC_ROOT = {{ static_root|tojson }};
 const WAIT_FOR_NETWORK_MS = 3000;
 const MARKER = RULES_ROOT + "/__saved/";
+// Table pages live in a cache of their own (not dropped with each new version of the worker).
+const TABLES = "tables-v1";
+const TABLES_KEPT = 60;
+const TABLE_PAGE = /^\/t\/[A-Za-z0-9_-]{24}(\/[a-z0-9-]{1,24})?$/;
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -44,7 +51,9 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (url.pathname.startsWith(STATIC_ROOT)) {
+  if (request.mode === "navigate" && TABLE_PAGE.test(url.pathname) && !request.headers.get("HX-Request")) {
+    event.respondWith(tablePage(event));
+  } else if (url.pathname.startsWith(STATIC_ROOT)) {
     event.respondWith(cacheFirst(event));
   } else if (request.headers.get("HX-Request")) {
     // Live fragments (search results, a table's region): the network only. A failed search says so.
@@ -102,8 +111,42 @@ async function networkFirst(event) {
   }
 }
 
+async function keepTablePage(key, response) {
+  if (!response.ok || response.type !== "basic" || response.redirected) return;
+  const body = await response.text();
+  const cache = await caches.open(TABLES);
+  await cache.put(key, new Response(body, { headers: {
+    "Content-Type": response.headers.get("Content-Type") || "text/html; charset=utf-8",
+    "X-Saved-At": String(Date.now()) } }));
+  const keys = await cache.keys();
+  for (const old of keys.slice(0, Math.max(0, keys.length - TABLES_KEPT))) await cache.delete(old);
+}
+
+async function tablePage(event) {
+  const key = event.request.url.split("#")[0];
+  try {
+    const response = await fetch(event.request);
+    event.waitUntil(keepTablePage(key, response.clone()).catch(() => {}));
+    return response;
+  } catch (err) {
+    const saved = await (await caches.open(TABLES)).match(key, { ignoreVary: true });
+    if (!saved) return offlinePage();
+    const when = saved.headers.get("X-Saved-At") || "";
+    const html = (await saved.text()).replace("<html ", `<html data-offline-copy="${when.replace(/\D/g, "")}" `);
+    return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+  }
+}
+
 self.addEventListener("message", (event) => {
   const data = event.data || {};
+  if (data.type === "save-table-page" && typeof data.url === "string") {
+    const url = new URL(data.url, self.location.origin);
+    if (url.origin === self.location.origin && TABLE_PAGE.test(url.pathname)) {
+      const key = url.href.split("#")[0];
+      event.waitUntil(fetch(key, { credentials: "same-origin" }).then((r) => keepTablePage(key, r)).catch(() => {}));
+    }
+    return;
+  }
   if (data.type === "save-rules" && typeof data.game === "string") {
     event.waitUntil(saveGame(data.game, String(data.lang || ""), event.source));
   }

@@ -1,0 +1,128 @@
+"""The live table on a real network (issue 26), through the test client: exactly once per tap, and
+the push stream "this table is now at version N"."""
+from __future__ import annotations
+
+import pytest
+
+from companion.tables import stream
+
+FIVE = ("Ana", "Bo", "Cy")
+
+
+def influence(tables, token, pid=1):
+    return tables.table(token).state["game"]["players"][str(pid)]["influence"]
+
+
+def tap(tables, token, sid, version=None):
+    return tables.post(token, "fivesails/influence", {"player": 1, "delta": 1, "sid": sid}, version=version)
+
+
+def test_two_taps_with_their_own_ids_count_twice_even_from_one_page_version(tables):
+    """Two tabs of one phone (one CSRF token, one page version), +1 in each: +2."""
+    token = tables.create("fivesails", names=FIVE)
+    seen = tables.version(token)
+    assert tap(tables, token, "tap-aaaa", seen).status_code == 200
+    assert tap(tables, token, "tap-bbbb", seen).status_code == 200
+    assert tables.version(token) == seen + 2
+
+
+def test_a_retried_tap_counts_once_even_after_the_page_was_refreshed(tables):
+    """The answer was lost; the phone refreshed (a newer version) and sent the same tap again."""
+    token = tables.create("fivesails", names=FIVE)
+    seen = tables.version(token)
+    assert tap(tables, token, "tap-cccc", seen).status_code == 200
+    again = tap(tables, token, "tap-cccc", seen + 1)
+    assert again.status_code == 200 and 'id="live"' in again.get_data(as_text=True)
+    assert tables.version(token) == seen + 1
+
+
+def test_a_retried_tap_from_a_stale_view_is_answered_as_the_first_time(tables):
+    token = tables.create("fivesails", names=FIVE)
+    seen = tables.version(token)
+    assert tap(tables, token, "tap-dddd", seen).status_code == 200
+    assert tap(tables, token, "tap-eeee").status_code == 200
+    assert tap(tables, token, "tap-dddd", seen).status_code == 200
+    assert tables.version(token) == seen + 2
+
+
+# -- the stream ------------------------------------------------------------------------------------
+
+def test_the_stream_of_an_unknown_table_is_404(client):
+    assert client.get("/t/" + "A" * 24 + "/events").status_code == 404
+
+
+def test_where_streams_are_not_cheap_the_phone_is_told_to_poll(tables):
+    """The test client is neither gevent nor a thread-per-request server: 204, poll instead."""
+    token = tables.create("fivesails", names=FIVE)
+    resp = tables.client.get(f"/t/{token}/events")
+    assert resp.status_code == 204
+
+
+def test_the_table_page_says_where_to_listen_and_where_to_poll(tables):
+    token = tables.create("fivesails", names=FIVE)
+    html = tables.client.get(f"/t/{token}").get_data(as_text=True)
+    assert f'data-live-stream="/t/{token}/events"' in html
+    assert "data-live-poll=" in html and "since=" in html
+
+
+def read_events(body, count):
+    """The first `count` events (name, data) of a stream, heartbeats left out."""
+    out, buffer = [], ""
+    for chunk in body:
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in buffer:
+            block, buffer = buffer.split("\n\n", 1)
+            lines = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+            if lines.get("event") == "version":
+                out.append(int(lines["data"]))
+                if len(out) == count:
+                    return out
+    return out
+
+
+@pytest.fixture
+def streams(app, monkeypatch):
+    monkeypatch.setattr(stream, "_cooperative", lambda: True)
+    monkeypatch.setattr(stream, "STREAM_SECONDS", 5)  # a test that waits for nothing ends soon
+    app.config["LIVE_POLL_MS"] = 20
+    return app
+
+
+def test_the_stream_says_the_version_at_once_then_each_new_one(streams, tables):
+    token = tables.create("fivesails", names=FIVE)
+    assert tap(tables, token, "tap-0000").status_code == 200
+    seen = tables.version(token)
+    resp = tables.client.get(f"/t/{token}/events?v={seen - 1}", buffered=False)
+    assert resp.status_code == 200 and resp.mimetype == "text/event-stream"
+    body = resp.response
+    assert read_events(body, 1) == [seen]
+    assert tap(tables, token, "tap-ffff").status_code == 200
+    assert read_events(body, 1) == [seen + 1]
+    resp.close()
+    assert stream.hub(streams).streams == 0  # the stream let go of its place
+
+
+def test_a_change_made_outside_this_process_reaches_the_stream(streams, tables):
+    """Another worker's change: only the database says so (the shared version query)."""
+    from sqlalchemy import update
+
+    from companion.db import get_session
+    from companion.models import Table
+
+    token = tables.create("fivesails", names=FIVE)
+    seen = tables.version(token)
+    resp = tables.client.get(f"/t/{token}/events?v={seen}", buffered=False)
+    body = resp.response
+    with streams.app_context():
+        session = get_session()
+        session.execute(update(Table).where(Table.token == token).values(version=seen + 5))
+        session.commit()
+    assert read_events(body, 1) == [seen + 5]
+    resp.close()
+
+
+def test_no_more_streams_than_the_cap(streams, tables):
+    streams.config["LIVE_STREAMS_MAX"] = 0
+    stream.hub(streams).max_streams = 0
+    token = tables.create("fivesails", names=FIVE)
+    assert tables.client.get(f"/t/{token}/events").status_code == 204
