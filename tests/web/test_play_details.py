@@ -222,3 +222,21 @@ def test_the_french_group_page_offers_a_semicolon_csv_and_prints_french_numbers(
     assert body.splitlines()[0].startswith("play_id;date;game;")
     english = client.get(f"/g/{group}/plays.csv?sep=,").get_data().decode("utf-8-sig")
     assert english.splitlines()[0].startswith("play_id,date,game,")
+
+
+def test_hostile_input_in_every_box_is_answered_never_a_500(tables, client):
+    from tests.web.test_fuzz import MUTATIONS
+
+    group, _view = new_group(client)
+    token = others_in_group(tables, client, group)
+    five = finished_fivesails(tables)
+    for tok, fields, page in ((token, ("played_1", "played_2", "played_3", "note"), "round"),
+                              (five, ("faction_1", "leader_2", "note"), "players")):
+        for field in fields:
+            for value in MUTATIONS:
+                resp = details(tables, tok, {field: value}, page=page)
+                assert resp.status_code in (200, 400, 409, 413, 422), (field, value[:40], resp.status_code)
+    play = tables.table(five).state.get("play") or {}
+    kept = json.dumps(play, ensure_ascii=False)
+    assert "\x00" not in kept and "\u202e" not in kept  # typed text is cleaned before it is kept
+    assert "<script>" not in client.get(f"/t/{five}/players").get_data(as_text=True)  # and escaped when shown
