@@ -453,7 +453,12 @@ def _leader_duel(gs, challenger_pid, defender_pid, *, c_stat=3, c_resolve=6, f_s
         refused=refused)
     duel = d.resolve(setup, list(rounds))
     assert duel.ended
-    return [r.DuelWounds(str(pid), who.wounds, duel.wounds[side], who.resolve, duel.destroyed(side))
+    def fell_at(side):
+        if duel.refusal is not None:
+            return 0 if side == d.DEFENDER and duel.refusal.destroyed else None
+        return next((i for i, x in enumerate(duel.rounds, 1) if x.actor == side and x.destroyed), None)
+
+    return [r.DuelWounds(str(pid), who.wounds, duel.wounds[side], who.resolve, duel.destroyed(side), fell_at(side))
             for pid, side, who in ((challenger_pid, d.CHALLENGER, setup.challenger),
                                    (defender_pid, d.DEFENDER, setup.defender))]
 
@@ -476,15 +481,46 @@ def test_a_leader_with_3_wounds_refusing_a_combat_2_challenge_with_resolve_5_is_
     assert gone.lost == {"2": 2} and not gone.verdict.decided
 
 
-@pytest.mark.parametrize("n, winner", [pytest.param(2, None, id="2-players-nobody-wins"),
-                                       pytest.param(3, "3", id="3-players-the-third-wins")])
-def test_two_leaders_destroyed_in_one_duel_are_both_destroyed_before_the_check(n, winner):
-    """The issue's duel: both at Combat 3 and Resolve 2; Bo's Leader falls in round 1, Ana's in round 2."""
+# Two Leaders at Combat 3 and Resolve 2 in one duel. Only the acting side takes wounds in a round
+# (p. 25 "Resolve Threat"), so they fall one after the other:
+# - the defender first: round 1 Bo's Leader holds 3, sends 1 back by Riposte and 1 by Thrust and takes
+#   the 2 left (destroyed); round 2 Ana's Leader plays no card and takes the 2 (destroyed);
+# - the challenger first: round 1 Bo's Leader sends 1 by Riposte, parries 2 and thrusts 1 (no wound);
+#   round 2 Ana's Leader thrusts 2 and takes the 2 she holds (destroyed); round 3 Bo's Leader plays no
+#   card and takes the 2 (destroyed).
+DEFENDER_FIRST = [d.Round(d.Card(1, 0, 1)), d.Round(None)]
+CHALLENGER_FIRST = [d.Round(d.Card(1, 2, 1)), d.Round(d.Card(0, 0, 2)), d.Round(None)]
+
+
+@pytest.mark.parametrize("n, gone_before, rounds, winner, fell", [
+    pytest.param(2, (), DEFENDER_FIRST, "1", "2", id="2-players-defender-falls-first-challenger-wins"),
+    pytest.param(2, (), CHALLENGER_FIRST, "2", "1", id="2-players-challenger-falls-first-defender-wins"),
+    pytest.param(3, ("3",), DEFENDER_FIRST, "1", "2", id="3-players-third-gone-defender-falls-first"),
+    pytest.param(3, ("3",), CHALLENGER_FIRST, "2", "1", id="3-players-third-gone-challenger-falls-first"),
+])
+def test_two_leaders_falling_in_one_duel_the_first_fall_leaves_one_leader_who_wins_at_once(
+        n, gone_before, rounds, winner, fell):
+    """Rulebook p. 17 "Leader Cards": "If only one player has a Leader in play, they win the game";
+    p. 2 Assassination Victory. The first fall leaves one Leader in play: its player wins at once, and
+    the second fall, later in the same duel, no longer happens."""
     seats = [str(i + 1) for i in range(n)]
-    gs = state(n)
-    rounds = [d.Round(d.Card(1, 0, 1)), d.Round(None)]
+    gs = state(n, **{s: {"leader_destroyed": True} for s in gone_before}, **{"1": {"renown": 4}, "2": {"renown": 4}})
     gone = r.close_duel(gs, _leader_duel(gs, 1, 2, c_stat=3, c_resolve=2, f_stat=3, f_resolve=2, rounds=rounds),
                         seats)
-    assert gs["players"]["1"]["leader_destroyed"] and gs["players"]["2"]["leader_destroyed"]
-    assert gone.verdict.winners == ((winner,) if winner else ())
-    assert gone.nobody_left is (winner is None)
+    assert gone.verdict.kind == r.ASSASSINATION and gone.verdict.winners == (winner,)
+    assert gs["players"][fell]["leader_destroyed"] and not gs["players"][winner]["leader_destroyed"]
+    assert gone.lost == {fell: 2 if n >= 3 else 0} and not gone.nobody_left
+    assert gs["players"][winner]["renown"] == 4  # the winner's Leader never fell: no Renown lost
+
+
+@pytest.mark.parametrize("rounds, first, second", [
+    pytest.param(DEFENDER_FIRST, "2", "1", id="defender-falls-first"),
+    pytest.param(CHALLENGER_FIRST, "1", "2", id="challenger-falls-first"),
+])
+def test_two_leaders_falling_in_one_duel_with_a_third_in_play_the_third_wins(rounds, first, second):
+    """Three Leaders in play: the first fall leaves two, the second leaves only the third (p. 17)."""
+    gs = state(3, **{"1": {"renown": 4}, "2": {"renown": 4}})
+    gone = r.close_duel(gs, _leader_duel(gs, 1, 2, c_stat=3, c_resolve=2, f_stat=3, f_resolve=2, rounds=rounds),
+                        SEATS3)
+    assert gone.verdict.winners == ("3",)
+    assert list(gone.lost) == [first, second] and gone.lost == {"1": 2, "2": 2}

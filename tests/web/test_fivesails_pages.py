@@ -411,35 +411,46 @@ def test_a_wounded_leader_refusing_is_destroyed(tables, table):
 BOTH_LEADERS = {"challenger.duel_stat": 3, "challenger.resolve": 2, "challenger.player": "1", "challenger.leader": "1",
                 "defender.name": "Bo's Leader", "defender.duel_stat": 3, "defender.resolve": 2,
                 "defender.player": "2", "defender.leader": "1", "challenger.name": "Ana's Leader"}
-# The issue's duel: both Leaders at Combat 3 and Resolve 2. Round 1: Bo's Leader holds 3 threat, sends 1
-# back by Riposte and 1 by Thrust, and takes the 2 left: destroyed. Round 2: Ana's Leader plays no card
-# and takes the 2 she was sent: destroyed too, in the same duel.
-BOTH_FALL = [{"riposte": 1, "parry": 0, "thrust": 1, "play": "card"}, {"play": "none"}]
+# Both Leaders at Combat 3 and Resolve 2. Only the acting side takes wounds in a round (p. 25), so
+# they fall one after the other. Defender first: round 1 Bo's Leader sends 1 back by Riposte and 1 by
+# Thrust and takes the 2 left (destroyed); round 2 Ana's Leader takes the 2 she was sent. Challenger
+# first: round 1 Bo's Leader parries 2, sends 2; round 2 Ana's Leader thrusts 2 and takes her 2
+# (destroyed); round 3 Bo's Leader takes the 2.
+DEFENDER_FIRST = [{"riposte": 1, "parry": 0, "thrust": 1, "play": "card"}, {"play": "none"}]
+CHALLENGER_FIRST = [{"riposte": 1, "parry": 2, "thrust": 1, "play": "card"},
+                    {"riposte": 0, "parry": 0, "thrust": 2, "play": "card"}, {"play": "none"}]
 
 
-@pytest.mark.parametrize("names, survivor", [
-    pytest.param(("Ana", "Bo"), None, id="2-players-nobody-wins"),
-    pytest.param(("Ana", "Bo", "Cy"), "Cy", id="3-players-the-third-wins"),
+@pytest.mark.parametrize("names, rounds, winner, fell", [
+    pytest.param(("Ana", "Bo"), DEFENDER_FIRST, "Ana", "2", id="2-players-bo-falls-first"),
+    pytest.param(("Ana", "Bo"), CHALLENGER_FIRST, "Bo", "1", id="2-players-ana-falls-first"),
+    pytest.param(("Ana", "Bo", "Cy"), DEFENDER_FIRST, "Ana", "2", id="3-players-cy-gone-bo-falls-first"),
+    pytest.param(("Ana", "Bo", "Cy"), CHALLENGER_FIRST, "Bo", "1", id="3-players-cy-gone-ana-falls-first"),
 ])
-def test_two_leaders_destroyed_in_one_duel(tables, names, survivor):
+def test_two_leaders_falling_in_one_duel_the_one_left_wins_at_once(tables, names, rounds, winner, fell):
+    """Rulebook p. 17 "Leader Cards" (and p. 2): "If only one player has a Leader in play, they win the
+    game." The first fall of the duel leaves one Leader in play, so its player wins there and then."""
     token = tables.create("fivesails", names=names)
     started(tables, token)
+    if len(names) == 3:
+        assert tables.post(token, "fivesails/leader", {"player": 3, "destroyed": 1}).status_code == 200
     for pid in (1, 2):
         for _ in range(3):
             tables.post(token, "fivesails/renown", {"player": pid, "delta": 1})
-    resp = duel_out(tables, token, BOTH_LEADERS, BOTH_FALL)
-    g = gs(tables, token)
-    assert g["players"]["1"]["leader_destroyed"] and g["players"]["2"]["leader_destroyed"]
+    text = text_of(duel_out(tables, token, BOTH_LEADERS, rounds))
+    t, g = tables.table(token), gs(tables, token)
+    assert t.status == "finished" and t.result["winners"] == [winner] and t.result["victory"] == "assassination"
+    assert f"Assassination Victory for {winner}" in text and "nobody wins" not in text
+    assert g["players"][fell]["leader_destroyed"]
+    assert not g["players"]["1" if fell == "2" else "2"]["leader_destroyed"]
+
+
+def test_two_leaders_falling_in_one_duel_with_the_third_in_play_the_third_wins(tables):
+    token = tables.create("fivesails", names=("Ana", "Bo", "Cy"))
+    started(tables, token)
+    text = text_of(duel_out(tables, token, BOTH_LEADERS, DEFENDER_FIRST))
     t = tables.table(token)
-    text = text_of(resp)
-    if survivor is None:
-        assert t.status == "playing" and not t.result
-        assert "No Leader is left in play: nobody wins an Assassination Victory" in text
-        assert g["players"]["1"]["renown"] == 3  # 2 players: no Renown lost
-    else:
-        assert t.status == "finished" and t.result["winners"] == [survivor]
-        assert f"Assassination Victory for {survivor}" in text
-        assert g["players"]["1"]["renown"] == g["players"]["2"]["renown"] == 1  # each halved once
+    assert t.status == "finished" and t.result["winners"] == ["Cy"] and "Assassination Victory for Cy" in text
 
 
 def test_the_tracker_destroys_the_leader_at_its_resolve_and_undo_takes_it_back(client, tables, table):

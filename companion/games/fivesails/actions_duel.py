@@ -145,6 +145,16 @@ def duel_takeback(doc, form, said):
     gs["duel"]["rounds"].pop()
 
 
+def _fell_at(duel: d.Duel, side: str) -> int | None:
+    """The round a side's character fell in (0: it refused and the wounds destroyed it), or None."""
+    if duel.refusal is not None:
+        return 0 if side == d.DEFENDER and duel.refusal.destroyed else None
+    for i, rnd in enumerate(duel.rounds, start=1):
+        if rnd.actor == side and rnd.destroyed:
+            return i
+    return None
+
+
 @action(bp, "/t/<token>/fivesails/duel/close", form=DuelForm, kind="duel.close", page="duel", depends_on_state=True)
 @form_wide
 def duel_close(doc, form, said):
@@ -166,9 +176,9 @@ def duel_close(doc, form, said):
         link = sides.get(side) or {}
         if link.get("leader") and link.get("player"):
             leaders.append(rules.DuelWounds(link["player"], who.wounds, current.wounds[side], who.resolve,
-                                            current.destroyed(side)))
+                                            current.destroyed(side), _fell_at(current, side)))
     outcome = ", ".join(parts)
-    gone = rules.close_duel(gs, leaders, seats(doc))  # every destruction, then one check
+    gone = rules.close_duel(gs, leaders, seats(doc))  # each fall in its round's order, checked after each
     if gone:
         said_destroyed(said, doc, gone, N_("Duel over: %(outcome)s"), outcome=outcome)
     else:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...domain import N_, Invalid, Problem
-from .trackers import RENOWN_MAX, WOUNDS_MAX, player_state, reaches_resolve
+from .trackers import RENOWN_MAX, WOUNDS_MAX, player_state
 from .victory import Verdict, check_assassination
 
 
@@ -53,13 +53,15 @@ def destroy_leaders(gs: dict, pids, seats: list[str]) -> Destruction:
 @dataclass(frozen=True)
 class DuelWounds:
     """What a finished duel did to one Leader linked to a player: the wounds it started with, the
-    wounds it ended with, its Resolve in the duel, and whether the duel destroyed it."""
+    wounds it ended with, its Resolve in the duel, whether the duel destroyed it, and when: `fell_at`
+    is the round it fell in (0 for a refusal), None when it did not fall."""
 
     player: str
     started: int
     ended: int
     resolve: int
     destroyed: bool
+    fell_at: int | None = None
 
 
 def leader_wounds_for_duel(gs: dict, pid) -> int:
@@ -70,21 +72,45 @@ def leader_wounds_for_duel(gs: dict, pid) -> int:
     return ps["leader_wounds"]
 
 
+def _fall_order(lw: DuelWounds) -> int:
+    return lw.fell_at if lw.fell_at is not None else 1 << 16
+
+
 def close_duel(gs: dict, leaders: list[DuelWounds], seats: list[str]) -> Destruction | None:
     """A finished duel onto the trackers: each linked Leader's tracker gains the wounds taken in the
     duel (added, never overwritten) and learns its Resolve; every Leader destroyed in the duel, or
-    whose tracker now reaches its Resolve, is destroyed, all of them before the one Assassination
-    check (p. 2; p. 25 "Resolve Threat")."""
-    fallen = []
-    for lw in leaders:
+    whose tracker now reaches its Resolve, is destroyed (p. 25 "Resolve Threat").
+
+    Only the acting side takes wounds in a round (p. 25), so two Leaders never fall together: they fall
+    in the order of their rounds, and Assassination is checked after each fall. "If only one player has
+    a Leader in play, they win the game" (p. 17 "Leader Cards"; p. 2): the moment one player is left
+    with a Leader, they win at once, and a later fall in the same duel no longer happens."""
+    fallen: list[DuelWounds] = []
+    for lw in sorted(leaders, key=_fall_order):
         ps = player_state(gs, lw.player)
         if ps["leader_destroyed"]:
             continue
-        ps["leader_wounds"] = min(WOUNDS_MAX, ps["leader_wounds"] + max(0, lw.ended - lw.started))
-        ps["leader_resolve"] = lw.resolve
-        if lw.destroyed or reaches_resolve(gs, lw.player):
-            fallen.append(str(lw.player))
-    return destroy_leaders(gs, fallen, seats) if fallen else None
+        if lw.destroyed or ps["leader_wounds"] + max(0, lw.ended - lw.started) >= lw.resolve:
+            fallen.append(lw)
+            continue
+        _onto_tracker(ps, lw)
+    if not fallen:
+        return None
+    lost: dict[str, int] = {}
+    verdict = check_assassination(gs, seats)
+    for lw in fallen:
+        if verdict.decided:  # the game was won before this Leader fell
+            break
+        _onto_tracker(player_state(gs, lw.player), lw)
+        lost[str(lw.player)] = destroy_leader(gs, lw.player, len(seats))
+        verdict = check_assassination(gs, seats)
+    alive = [s for s in seats if not gs["players"][s]["leader_destroyed"]]
+    return Destruction(lost, verdict, nobody_left=not alive)
+
+
+def _onto_tracker(ps: dict, lw: DuelWounds) -> None:
+    ps["leader_wounds"] = min(WOUNDS_MAX, ps["leader_wounds"] + max(0, lw.ended - lw.started))
+    ps["leader_resolve"] = lw.resolve
 
 
 def restore_leader(gs: dict, pid) -> int:
