@@ -26,11 +26,33 @@ def sync_players(gs: dict, players: list[dict]) -> None:
     gs["initiative"] = {k: v for k, v in gs.get("initiative", {}).items() if k in ids}
     control = gs.get("control", {})
     gs["control"] = {loc: (control.get(loc) if control.get(loc) in ids else None) for loc in locations_for(len(ids))}
-    if gs.get("first_player") is not None and str(gs["first_player"]) not in ids:
-        gs["first_player"] = None
+    _forget_departed_first_player(gs, ids)
     done = set(gs.get("setup_done", []))
     keys = {s.key for s in setup_steps(len(ids))}
     gs["setup_done"] = [k for k in gs.get("setup_done", []) if k in keys and k in done]
+
+
+def _forget_departed_first_player(gs: dict, ids: list[str]) -> None:
+    """A seat that left takes its part of the First Player record with it (Planning step 4, p. 12): the
+    token it held, the tie it was in, the random draw it was part of, the holder a tie passes on from.
+    The reason given for the token no longer holds once the record changed, so it goes too."""
+    changed = False
+    if gs.get("first_player") is not None and str(gs["first_player"]) not in ids:
+        gs["first_player"] = None
+        changed = True
+    tied = gs.get("first_tied") or []
+    if any(str(s) not in ids for s in tied):
+        gs["first_tied"] = []
+        changed = True
+    draw = gs.get("first_draw")
+    if draw and any(str(s) not in ids for s in [*draw.get("tied", []), draw.get("player")] if s is not None):
+        gs["first_draw"] = None
+        changed = True
+    if gs.get("planning_holder") is not None and str(gs["planning_holder"]) not in ids:
+        gs["planning_holder"] = None
+        changed = True
+    if changed and "first_reason" in gs:
+        gs["first_reason"] = None
 
 
 def player_state(gs: dict, pid: int | str) -> dict:
