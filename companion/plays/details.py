@@ -106,7 +106,7 @@ def play_details(doc, form, said):
     game = said.game.key
     values = {f.name: f.data for f in form if f.name.startswith(("faction_", "leader_", "played_"))}
     roles = typed_roles(game, doc, values)
-    note = " ".join((form.note.data or "").split())
+    note = clean_line(form.note.data)  # one line: no control, invisible or bidi-override character
     before = doc["state"].get("play") or {}
     roles_changed = roles != (before.get("roles") or {})
     note_changed = note != (before.get("note") or "")
