@@ -524,3 +524,18 @@ def test_two_leaders_falling_in_one_duel_with_a_third_in_play_the_third_wins(rou
                         SEATS3)
     assert gone.verdict.winners == ("3",)
     assert list(gone.lost) == [first, second] and gone.lost == {"1": 2, "2": 2}
+
+
+@pytest.mark.parametrize("start", [pytest.param(r.PLUNDER, id="from-plunder"),
+                                   pytest.param(r.HIGH_DRAMA, id="from-before-plunder")])
+def test_a_jump_never_goes_past_a_victory_plunder_would_declare(start):
+    """Rulebook p. 15, Plunder 2c (and p. 2): seven Renown or more at Plunder is an Economic Victory and
+    the game ends there; the phase bar's "Dusk" may not move past it silently."""
+    gs = state(3, **{"1": {"renown": 8}})
+    r.start_game(gs)
+    r.jump(gs, start, SEATS3)
+    with pytest.raises(Invalid) as err:
+        r.jump(gs, r.DUSK, SEATS3)
+    assert "Economic Victory" in err.value.problems[0].text() and r.current_phase(gs) == start
+    r.jump(gs, r.DAWN, SEATS3) if start != r.DAWN else None  # going back to correct the counts is free
+    assert r.current_phase(gs) == r.DAWN

@@ -131,6 +131,23 @@ def test_one_tap_per_phase_and_jump_back_and_forth(client, tables, table):
     assert rules.current_phase(gs(tables, table)) == rules.PLANNING
 
 
+def test_the_dusk_chip_refuses_to_move_past_a_victory_showing_at_plunder(client, tables, table):
+    """Rulebook p. 15 Plunder 2c: Ana has 8 Renown at Plunder, an Economic Victory. Tapping "Dusk" on
+    the phase bar is refused with the victory named; the Day stays at Plunder, and its button declares
+    the victory."""
+    started(tables, table)
+    for _ in range(8):
+        tables.post(table, "fivesails/renown", {"player": 1, "delta": 1})
+    tables.post(table, "fivesails/day/jump", {"at": at(tables, table), "phase": "plunder"}, page="day")
+    resp = tables.post(table, "fivesails/day/jump", {"at": at(tables, table), "phase": "dusk"}, page="day",
+                       form_key="jump-dusk")
+    assert resp.status_code == 422
+    assert "An Economic Victory is showing at Plunder" in text_of(resp)
+    assert rules.current_phase(gs(tables, table)) == rules.PLUNDER
+    resp = tables.post(table, "fivesails/day/next", {"at": at(tables, table)}, page="day", form_key="next")
+    assert tables.table(table).status == "finished" and tables.table(table).result["winners"] == ["Ana"]
+
+
 def test_each_phase_page_renders_with_its_checklist(client, tables, table):
     started(tables, table)
     for phase in rules.PHASES:

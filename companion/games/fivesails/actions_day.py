@@ -59,7 +59,7 @@ def next_step(doc, form, said):
 def jump(doc, form, said):
     """Go straight to a phase of this Day (Undo comes back)."""
     gs = _in_the_day(doc, form.at.data)
-    rules.jump(gs, form.phase.data)
+    rules.jump(gs, form.phase.data, seats(doc))
     said(day=gs["day"], phase={"term": rules.PHASE_NAMES[form.phase.data]})
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ...domain import N_, Invalid, Problem
 from .trackers import check_range, player_state, sync_players
-from .victory import MAX_DAYS, NO_WINNER, Verdict, plunder_verdict
+from .victory import DOMINANCE_WIN, DRAW, ECONOMIC_WIN, FIFTH_DAY_WIN, MAX_DAYS, NO_WINNER, Verdict, plunder_verdict
 
 # -- the Day ---------------------------------------------------------------------------------------
 
@@ -227,13 +227,34 @@ def advance(gs: dict, seats: list[str]) -> Verdict:
     return NO_WINNER
 
 
-def jump(gs: dict, phase: str) -> None:
+# A jump refused because Plunder would declare a victory: one sentence per victory, so each translates.
+PENDING_VICTORY = {
+    DOMINANCE_WIN: N_("A Dominance Victory is showing at Plunder: the game ends there (p. 15). "
+                      "Declare it, or correct the counts first."),
+    ECONOMIC_WIN: N_("An Economic Victory is showing at Plunder: the game ends there (p. 15). "
+                     "Declare it, or correct the counts first."),
+    FIFTH_DAY_WIN: N_("The fifth Day ends at Plunder (p. 15): declare the result there."),
+    DRAW: N_("The fifth Day ends at Plunder (p. 15): declare the result there."),
+}
+
+
+def jump(gs: dict, phase: str, seats: list[str] | None = None) -> None:
     """Go straight to a phase of this Day (forwards skips the checks in between; Undo comes back).
-    Going into another Day is only by finishing Dusk, so the new Day's clearing happens once."""
+    Going into another Day is only by finishing Dusk, so the new Day's clearing happens once.
+
+    A jump never goes past a victory Plunder would declare (p. 15 Plunder 2a-2d: the game ends there):
+    from Plunder, or from before it to after it, with a victory showing, it is refused with the
+    victory named. Going back, to correct the counts, stays free."""
     if phase not in PHASES:
         raise Invalid(Problem("phase", N_("No such phase.")))
-    if phase == current_phase(gs):
+    here = current_phase(gs)
+    if phase == here:
         raise Invalid(Problem("phase", N_("The Day is in this phase already.")))
+    crosses = PHASES.index(here) <= PHASES.index(PLUNDER) < PHASES.index(phase)
+    if seats is not None and crosses:
+        verdict = plunder_verdict(gs, seats, gs["day"])
+        if verdict.decided:
+            raise Invalid(Problem("phase", PENDING_VICTORY[verdict.kind]))
     gs.pop("step", None)
     gs["phase"] = phase
 
