@@ -500,7 +500,7 @@ CHALLENGER_FIRST = [d.Round(d.Card(1, 2, 1)), d.Round(d.Card(0, 0, 2)), d.Round(
 ])
 def test_two_leaders_falling_in_one_duel_the_first_fall_leaves_one_leader_who_wins_at_once(
         n, gone_before, rounds, winner, fell):
-    """Rulebook p. 17 "Leader Cards": "If only one player has a Leader in play, they win the game";
+    """Rulebook p. 17 "Leader Cards": the only player with a Leader in play wins;
     p. 2 Assassination Victory. The first fall leaves one Leader in play: its player wins at once, and
     the second fall, later in the same duel, no longer happens."""
     seats = [str(i + 1) for i in range(n)]

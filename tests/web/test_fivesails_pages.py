@@ -445,8 +445,8 @@ CHALLENGER_FIRST = [{"riposte": 1, "parry": 2, "thrust": 1, "play": "card"},
     pytest.param(("Ana", "Bo", "Cy"), CHALLENGER_FIRST, "Bo", "1", id="3-players-cy-gone-ana-falls-first"),
 ])
 def test_two_leaders_falling_in_one_duel_the_one_left_wins_at_once(tables, names, rounds, winner, fell):
-    """Rulebook p. 17 "Leader Cards" (and p. 2): "If only one player has a Leader in play, they win the
-    game." The first fall of the duel leaves one Leader in play, so its player wins there and then."""
+    """Rulebook p. 17 "Leader Cards" (and p. 2): the only player with a Leader in play wins the
+    game. The first fall of the duel leaves one Leader in play, so its player wins there and then."""
     token = tables.create("fivesails", names=names)
     started(tables, token)
     if len(names) == 3:
