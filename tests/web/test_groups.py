@@ -187,7 +187,7 @@ def test_a_group_lists_its_plays_newest_first_with_stats_and_charts(tables, clie
     finish_sins(tables, two, {"Chiara": 3, "Margherita": -2, "Alberto": 1, "Luca": 8})
     html = client.get(f"/g/{group}").get_data(as_text=True)
     assert html.count('class="play-item"') == 2
-    first, second = html.index("Margherita -2"), html.index("Chiara -8")
+    first, second = html.index("<bdi>Margherita</bdi> -2"), html.index("<bdi>Chiara</bdi> -8")
     assert first < second  # newest first
     assert html.count("<svg class=\"chart") == 2 and "style=" not in html
     text = text_of(client.get(f"/g/{group}"))
