@@ -27,6 +27,9 @@ def _page(status: int, title: str, text: str, headers: dict | None = None):
     return resp
 
 
+error_page = _page  # for the packages that answer errors of their own (tables/views.py)
+
+
 def cannot_save(exc: Exception | None = None, reason: str = "error"):
     """503: the database cannot take the write now (a lock held too long, a full disk, a read-only
     file or transaction). Nothing was written; say so plainly, and log it for whoever runs the

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..domain import N_
@@ -54,9 +54,8 @@ def apply(session: Session, *, archive_days: int, delete_days: int, now: datetim
                           {"days": archive_days})
     for table_id in out.archived:
         store.apply(session, table_id, None, change, lambda doc: doc["state"].__setitem__("archived", True))
-    if out.deleted:
-        session.execute(delete(Table).where(Table.id.in_(out.deleted)))
-        session.commit()
+    # Each under its lock, and only if still archived then (someone may have restored it meanwhile).
+    out.deleted = [i for i in out.deleted if store.delete_table(session, i, only_if_archived=True)]
     return out
 
 

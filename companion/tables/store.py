@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
 import jsonpatch
-from sqlalchemy import func, or_, select, text, update
+from sqlalchemy import delete, func, or_, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
@@ -39,6 +39,7 @@ from ..db import Unavailable, unavailable  # noqa: F401 (a write that cannot lan
 from ..domain import N_, Invalid, Problem
 from ..models import Action, Table, utcnow
 from . import tokens
+from .guard import Archived, Gone, is_archived, lifecycle, opened, recheck  # noqa: F401 (named here too)
 from .stale import same_effect
 
 SETTING_UP, PLAYING, FINISHED = "setup", "playing", "finished"
@@ -90,6 +91,7 @@ class AlreadyDone(Exception):
 
 class NothingToUndo(Exception):
     pass
+
 
 
 # -- paths -------------------------------------------------------------------------------------------
@@ -174,9 +176,9 @@ def by_token(session: Session, token: str) -> tuple[Table, bool] | None:
         return None
     table = session.execute(select(Table).where(Table.token == token)).scalars().first()
     if table is not None:
-        return table, False
+        return opened(session, table, token, False)
     table = session.execute(select(Table).where(Table.view_token == token)).scalars().first()
-    return (table, True) if table is not None else None
+    return opened(session, table, token, True) if table is not None else None
 
 
 def version_by_token(session: Session, token: str) -> tuple[int, int] | None:
@@ -283,14 +285,25 @@ def write_transaction(session: Session) -> Iterator[Connection]:
 @contextmanager
 def _locked(session: Session, table_id: int) -> Iterator[Table]:
     """A write transaction holding the table's lock, with the table as it is now; commits on exit.
-    Writers to the same table wait their turn, for LOCK_SECONDS at most."""
+    Writers to the same table wait their turn, for LOCK_SECONDS at most. The link the change came
+    through is re-checked under the lock (guard.py): deleted, replaced or archived meanwhile raises."""
     with write_transaction(session):
-        table = session.execute(
-            select(Table).where(Table.id == table_id).with_for_update().execution_options(populate_existing=True)
-        ).scalars().first()
+        table = session.execute(select(Table).where(Table.id == table_id).with_for_update()
+                                .execution_options(populate_existing=True)).scalars().first()
         if table is None:
-            raise LookupError(table_id)
+            raise Gone(table_id, "deleted")
+        recheck(session, table)
         yield table
+
+
+def delete_table(session: Session, table_id: int, *, only_if_archived: bool = False) -> bool:
+    """Delete the table and its history under its lock, so no change lands after it (a change
+    waiting for the lock finds it Gone). `only_if_archived`: only if still archived once locked."""
+    with lifecycle(session), _locked(session, table_id) as table:
+        if only_if_archived and not is_archived(table):
+            return False
+        session.execute(delete(Table).where(Table.id == table.id))
+    return True
 
 
 def _already(session: Session, table: Table, submission: str | None) -> None:
@@ -378,8 +391,8 @@ def _run_on_seen(session: Session, table: Table, seen_version: int, mutate) -> t
 def _fresh(session: Session, table_id: int) -> Table:
     session.expire_all()
     table = session.get(Table, table_id)
-    if table is None:
-        raise LookupError(table_id)
+    if table is None:  # deleted between this change's commit and its answer
+        raise Gone(table_id, "deleted")
     return table
 
 

@@ -3,14 +3,16 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timezone
+from functools import wraps
 
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import or_, select, update
 from flask import Blueprint, abort, current_app, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from ..db import get_session
+from ..db import close_session, get_session
 from ..domain import N_, Invalid
+from ..errors import error_page
 from ..i18n import render_message
 from ..limits import new_tables
 from ..models import Action, Table
@@ -289,7 +291,9 @@ def rotate_link(token):
         links = doc["state"].setdefault("links", {})
         links["edit_replaced"] = links.get("edit_replaced", 0) + 1
     new = tokens.new_token()
-    with store.write_transaction(session):  # the log line and the new link land together, or neither
+    # The log line and the new link land together, or neither, under the table's lock: a tap through
+    # the old link waiting for that lock finds the link replaced (410), never lands after this.
+    with store.lifecycle(session), store.write_transaction(session):
         store.apply(session, table.id, None, change, mutate)
         session.execute(update(Table).where(Table.id == table.id, Table.token == token).values(token=new))
     log.info("table %s: edit link replaced", table.id)
@@ -297,7 +301,16 @@ def rotate_link(token):
     return recent.replace(_navigate(url_for("tables.page", token=new, slug="table")), token, new)
 
 
-@action(bp, "/t/<token>/archive", form=ArchiveForm, kind="table.archive", page="table")
+def _lifecycle(view):
+    """Archiving and restoring are accepted by an archived table (store.lifecycle)."""
+    @wraps(view)
+    def wrapped(*args, **kwargs):
+        with store.lifecycle(get_session()):
+            return view(*args, **kwargs)
+    return wrapped
+
+
+@action(bp, "/t/<token>/archive", form=ArchiveForm, kind="table.archive", page="table", decorators=(_lifecycle,))
 def archive(doc, form, said):
     if form.archive.data:
         said(N_("The table was archived: it can be read but not changed"))
@@ -310,12 +323,34 @@ def archive(doc, form, said):
 @bp.post("/t/<token>/delete")
 def delete_table(token):
     table = _edit_link_table(token)
-    session = get_session()
-    session.execute(delete(Table).where(Table.id == table.id))
-    session.commit()
+    # Under the table's lock: a tap waiting for it then finds the table gone (410), none lands after.
+    store.delete_table(get_session(), table.id)
     log.info("table %s deleted through its edit link", table.id)
     flash(_("The table “%(name)s” was deleted.", name=table.name))
     return recent.forget(_navigate(url_for("tables.home")), token)
+
+
+# A change that lost the race to archive, rotation or delete (found under the lock, see guard.py).
+
+@bp.app_errorhandler(store.Archived)
+def archived_meanwhile(e):
+    # The table was archived while this change waited for its lock (guard.py): nothing was written.
+    close_session(exc=e)
+    return error_page(423, _("This table was archived"),
+                      _("The table was archived before this change reached it, so it was not saved. Restore "
+                        "the table on its “Players & table” page to play on."))
+
+
+@bp.app_errorhandler(store.Gone)
+def gone(e):
+    # Deleted, or the link replaced, while this change waited for the table's lock: not saved.
+    close_session(exc=e)
+    if e.reason == "link-replaced":
+        return error_page(410, _("This link was replaced"),
+                          _("The table's edit link was replaced, so this change was not saved. Ask a player "
+                            "for the new link."))
+    return error_page(410, _("This table was deleted"),
+                      _("The table was deleted, so this change was not saved."))
 
 
 # -- history ---------------------------------------------------------------------------------------
@@ -369,6 +404,8 @@ def undo_back_to(token):
     try:
         fresh, target, n = store.undo_back_to(get_session(), table.id, form.action.data, seen_version(),
                                               submission=submission())
+    except store.Gone:
+        raise  # deleted or link replaced meanwhile: errors.py says which
     except LookupError:
         abort(404)
     except store.NothingToUndo:
