@@ -8,8 +8,8 @@ raising; `IntegerField` is WTForms' field read the same way; `read_entry` adds a
 
 Entering. `EntryField` is the server half of `m.number` (templates/_macros.html): the box and its
 value chips share one field name, so the browser sends the typed box first and then the tapped chip,
-if any. The typed box wins; an empty box falls back to the chip (a phone without JavaScript taps a
-chip and leaves the box as it was). A box left empty with no chip is refused with a message next to
+if any, and a hidden `<name>.was` says what the box showed when drawn. Without JavaScript that tells
+a tapped chip from a typed box (`entry_value`). A box left empty is refused with a message next to
 the box, never read as 0. A real minus sign (U+2212, the way this app prints negatives) reads as "-".
 A field not sent at all has data None. The field's data stays the text (digits and an optional
 sign): each game's pure rules still parse it with their own range messages, or call `parse_int`.
@@ -89,16 +89,46 @@ def read_entry(text: str, *, minimum: int, maximum: int) -> int:
     return number
 
 
+WAS = ".was"  # suffix of the hidden field that carries what an `m.number` box showed when drawn
+
+
+def entry_value(sent: list[str], was: str | None = None) -> str:
+    """What an `m.number` box and its chips say, from the values sent under its one name (the box
+    first, then the checked chip) and `was`, what the box showed when the page was drawn.
+
+    With JavaScript the box and the chips agree. Without it they can disagree, and `was` tells which
+    one the player changed: a chip other than `was` was tapped, so it wins over an untouched box; a
+    box typed into wins; a box cleared with the chip left as it was is blank (refused, never 0).
+    Without `was` (an old page, a hand-made request) the box wins and an empty box falls back to
+    the chip."""
+    if not sent:
+        return ""
+    typed = clean(sent[0])
+    chip = next((clean(v) for v in sent[1:] if clean(v)), "")
+    if was is None:
+        return typed or chip
+    was = clean(was)
+    if chip and chip != was and typed == was:
+        return chip
+    if typed == "" and chip == was:
+        return ""
+    return typed or chip
+
+
 class EntryField(StringField):
-    """The field of an `m.number` box: typed text first, else the chip; blank is refused."""
+    """The field of an `m.number` box: its box and chips read by `entry_value`; blank is refused."""
+
+    def process(self, formdata, data=None, extra_filters=None):
+        self._was = None
+        if formdata is not None and self.name + WAS in formdata:
+            self._was = formdata.get(self.name + WAS)
+        super().process(formdata, data, extra_filters)
 
     def process_formdata(self, valuelist):
         if not valuelist:
             self.data = None
             return
-        typed = clean(valuelist[0])
-        chip = next((clean(v) for v in valuelist[1:] if clean(v)), "")
-        self.data = typed or chip
+        self.data = entry_value(valuelist, getattr(self, "_was", None))
 
     def pre_validate(self, form):
         # A box that was sent empty is refused; a field that was not sent at all (a sin type not in

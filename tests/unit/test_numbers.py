@@ -85,3 +85,31 @@ def test_minus_signs_fix_negative_numbers_in_a_sentence(text, shown):
     from companion.numbers import minus_signs
 
     assert minus_signs(text) == shown
+
+
+def read_was(was, *values):
+    form = One(MultiDict([("n", v) for v in values] + [("n.was", was)]))
+    ok = form.validate()
+    return form.n.data, (None if ok else [str(e) for e in form.errors["n"]])
+
+
+@pytest.mark.parametrize("was, values, data", [
+    pytest.param("0", ("0", "3"), "3", id="chip-tapped-box-untouched"),
+    pytest.param("0", ("7", "0"), "7", id="box-typed-chip-untouched"),
+    pytest.param("5", ("5", "2"), "2", id="a-saved-value-changed-by-chip"),
+    pytest.param("5", ("", "3"), "3", id="box-cleared-and-chip-tapped"),
+    pytest.param("0", ("0", "0"), "0", id="nothing-changed"),
+    pytest.param("", ("", "4"), "4", id="blank-box-chip-tapped"),
+    pytest.param("0", ("3",), "3", id="with-javascript-the-chip-agrees"),
+])
+def test_without_javascript_what_the_player_changed_wins(was, values, data):
+    """The README: every form works without JavaScript. The hidden `.was` says what the box showed, so
+    a tapped chip is told from a typed box."""
+    assert read_was(was, *values) == (data, None)
+
+
+@pytest.mark.parametrize("was, values", [pytest.param("0", ("", "0"), id="cleared-box-with-its-chip-left"),
+                                         pytest.param("4", ("",), id="cleared-box-no-chip")])
+def test_a_cleared_box_is_refused_never_read_as_0(was, values):
+    data, errors = read_was(was, *values)
+    assert data == "" and errors == ["Enter a number (0 if none)."]

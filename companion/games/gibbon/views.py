@@ -14,7 +14,7 @@ from werkzeug.datastructures import MultiDict
 
 from ...api import api, json_endpoint
 from ...domain import N_, Invalid, Problem, Problems
-from ...numbers import clean, parse_int
+from ...numbers import WAS, entry_value, parse_int
 from ...tables.actions import action
 from ...tables.live import Bound, open_table, view_for
 from ...tables.store import PLAYING
@@ -63,11 +63,7 @@ def start(doc, form, said):
 
 def entry(values: MultiDict, name: str) -> str:
     """A number-entry field as `numbers.EntryField` reads it: the typed box first, else the chip."""
-    sent = values.getlist(name)
-    if not sent:
-        return ""
-    chip = next((clean(v) for v in sent[1:] if clean(v)), "")
-    return clean(sent[0]) or chip
+    return entry_value(values.getlist(name), values.get(name + WAS))
 
 
 def _tallies_from_form(state: dict, values: MultiDict | None = None) -> dict[int, rules.Tally]:
