@@ -190,7 +190,9 @@ def swap(state: dict, chooser: int, partner: int | None) -> None:
 
 
 def players_changed(state: dict) -> None:
-    """Players join or leave only before the first round is counted; jobs of a leaver are cleared."""
+    """Players join or leave only before the first round is counted. A dealer who leaves takes both
+    jobs with them (they are chosen again at Startup); a bookkeeper who leaves hands the books to the
+    dealer, the bookkeeper whenever none is chosen (`start`), so the jobs are both set or both unset."""
     gs = game(state)
     if gs["rounds"]:
         raise Invalid(Problem("players", N_("Rounds are already counted: players can no longer join or leave.")))
@@ -200,6 +202,8 @@ def players_changed(state: dict) -> None:
             gs[job] = None
     if gs["dealer"] is None:
         gs["bookkeeper"] = None
+    elif gs["bookkeeper"] is None:
+        gs["bookkeeper"] = gs["dealer"]
 
 
 def settle(doc: dict) -> None:
