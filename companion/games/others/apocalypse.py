@@ -130,6 +130,8 @@ def set_track(doc: dict, levels: list[dict], preset: dict | None = None) -> None
     if doc["status"] == FINISHED:
         raise Invalid(Problem("game", N_("This game is over.")))
     gs["apocalypse"]["track"] = {"levels": clean_track(levels), "preset": preset}
+    # A track that now grants fewer Reaction tokens (p. 16, p. 23) cannot leave more spent than there are.
+    gs["reactions"]["spent"] = min(gs["reactions"]["spent"], reactions_total(gs))
 
 
 def track_defined(gs: dict) -> bool:

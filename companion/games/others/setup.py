@@ -231,4 +231,8 @@ def start_game(doc: dict) -> None:
     gs["apocalypse"]["level"] = 0
     gs["apocalypse"]["cards"] = []
     gs["apocalypse"]["reveal_due"] = []
+    # A table set back to setup after an ending starts a new game: no winner, no fight left open.
+    gs["winner"] = None
+    gs["win_reason"] = None
+    gs["fight"] = None
     doc["status"] = PLAYING
