@@ -73,6 +73,8 @@ class Score(Strict):
 
     @model_validator(mode="after")
     def _cards_exist(self):
+        if self.abyss is not None and self.abyss_total is not None:
+            raise ValueError("abyss and abyss_total: the Abyss is counted by type or by its points, not both")
         counts = list(self.reserves.values()) + [self.abyss or {}]
         for sin in rules.SINS:
             if sum(c.get(sin, 0) for c in counts) > CARDS:
