@@ -19,6 +19,7 @@ from ..db import get_session
 from ..domain import Invalid
 from ..games import GAMES
 from ..models import Group, Play, Table
+from ..text import clean_line
 from ..tables.live import PageCache, cached_page, page_cache, respond_page
 from . import chart, details, export, stats as stats_mod, sync  # noqa: F401  (details: the play action)
 from .forms import GroupNameForm, MergeForm, UnmergeForm
@@ -46,7 +47,7 @@ def create_group():
     form = GroupNameForm()
     if form.validate():
         try:
-            group = sync.create_group(get_session(), form.name.data)
+            group = sync.create_group(get_session(), clean_line(form.name.data))  # typed: cleaned (text.py)
         except Invalid as err:
             form.name.errors = [p.text(_) for p in err.problems]
         else:
@@ -162,7 +163,7 @@ def rename(token):
     form = GroupNameForm()
     if form.validate():
         try:
-            name = sync.clean_group_name(form.name.data)
+            name = sync.clean_group_name(clean_line(form.name.data))
             with sync.writing(get_session()):
                 get_session().execute(update(Group).where(Group.id == group.id)
                                       .values(name=name, version=Group.version + 1))
@@ -178,11 +179,13 @@ def merge(token):
     form = MergeForm()
     if form.validate():
         try:
-            sync.merge(get_session(), group, form.spelling.data, form.into.data)
+            # Cleaned as the names they match were (NUL, overrides, invisible-only: "Choose two players.").
+            spelling, into = clean_line(form.spelling.data), clean_line(form.into.data)
+            sync.merge(get_session(), group, spelling, into)
         except Invalid as err:
             return respond_page(_render_group(group, False, token, merge_errors=[p.text(_) for p in err.problems]),
                             422, group.version)
-        flash(_("%(a)s now counts as %(b)s in this group's stats.", a=form.spelling.data, b=form.into.data))
+        flash(_("%(a)s now counts as %(b)s in this group's stats.", a=spelling, b=into))
         return redirect(url_for("groups.page", token=token) + "#merge-h", code=303)
     errors = [str(m) for ms in form.errors.values() for m in ms]
     return respond_page(_render_group(group, False, token, merge_errors=errors), 422, group.version)

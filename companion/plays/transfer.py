@@ -19,6 +19,7 @@ import math
 from ..domain import N_, Invalid, Problem
 from ..tables import players as players_mod
 from ..tables.shape import ValidationError, first_error, validate_document
+from ..text import clean_line
 
 FORMAT = "table-companion/table"
 VERSION = 1
@@ -116,7 +117,7 @@ def validate(data: dict, games: dict) -> tuple[str, dict]:
         raise _bad(N_("This table file has no table name."))
     from ..tables.store import clean_table_name
 
-    name = clean_table_name(name)
+    name = clean_table_name(clean_line(name))  # as if typed: NUL, overrides, invisible-only go
     state = doc["state"]
     people = state.get("players")
     if not isinstance(people, list) or not game.min_players <= len(people) <= game.max_players:

@@ -344,3 +344,84 @@ def test_every_api_field_takes_hostile_input(client, url):
     for raw in ("[" * 5000 + "]" * 5000, "{" * 5000, '{"a": 1', "\x00", "9" * 5000, '"\\ud800"', "NaN"):
         no_5xx(client.post(url, data=raw, content_type="application/json"), (url, raw[:20]))
     no_5xx(client.post(url, data="level=1"), url)
+
+
+# -- groups, merges, presets, import and rematch (issue 27) ---------------------------------------
+#
+# The probe's values where the crawler above does not reach: a client's bad value is a 4xx (never a
+# 503 "cannot save", never a 500), on both databases, and names are stored cleaned.
+
+NAME_MUTATIONS = ["\x00", "A\x00B", "\u202eevil", "\u200b\u200b", "\x1b[31mred\x07", "\u2067\u2066", "x" * 5000,
+                  "  ", "\u00a0\u3000\t", "<b>b</b>", "\ud800".encode("utf-8", "surrogatepass").decode("utf-8", "replace")]
+NUMBER_TEXTS = ["NaN", "Infinity", "-Infinity", "1e999", "9" * 5000, "99999999999999999999"]
+
+
+def _group(client) -> str:
+    resp = client.post("/g", data={"name": "Friday"})
+    assert resp.status_code == 303
+    return resp.headers["Location"].rsplit("/", 1)[1]
+
+
+def test_group_names_and_merges_take_hostile_input(app, client):
+    from companion.models import Group
+
+    token = _group(client)
+    for raw in NAME_MUTATIONS + MUTATIONS:
+        no_5xx(client.post("/g", data={"name": raw}), ("new group", raw[:20]))
+        no_5xx(client.post(f"/g/{token}/rename", data={"name": raw}), ("rename", raw[:20]))
+        no_5xx(client.post(f"/g/{token}/merge", data={"spelling": raw, "into": "Ana"}), ("merge", raw[:20]))
+        no_5xx(client.post(f"/g/{token}/merge", data={"spelling": "Bo", "into": raw}), ("merge into", raw[:20]))
+    with app.app_context():
+        from companion.text import clean_line
+
+        from companion.db import get_session
+
+        names = [g.name for g in get_session().query(Group).all()]
+    assert names and all(n == clean_line(n) for n in names), names
+
+
+def _export(client, tables, game="sins") -> dict:
+    import json
+
+    token = tables.create(game, names=GAMES[game])
+    resp = client.get(f"/t/{token}/export.json")
+    assert resp.status_code == 200
+    return json.loads(resp.get_data(as_text=True))
+
+
+def test_imports_take_hostile_names_and_numbers(app, client):
+    import json
+
+    from companion.models import Table
+
+    data = _export(client, Tables(app, client))
+    for raw in NAME_MUTATIONS:
+        doc = json.loads(json.dumps(data))
+        doc["document"]["name"] = raw
+        no_5xx(client.post("/import", data={"text": json.dumps(doc)}), ("import name", raw[:20]))
+    text = json.dumps(data)
+    for number in NUMBER_TEXTS:
+        # A number where the file holds one: "version", and the first player's id.
+        for raw in (text.replace('"id": 1', f'"id": {number}', 1), text.replace('"version": ', f'"version": {number}, "x": ', 1)):
+            no_5xx(client.post("/import", data={"text": raw}), ("import number", number[:20]))
+    with app.app_context():
+        from companion.db import get_session
+        from companion.text import clean_line
+
+        names = [t.name for t in get_session().query(Table).all()]
+    assert all(n == clean_line(n) for n in names), names
+
+
+def test_rematch_and_presets_take_hostile_input(app, client):
+    tables = Tables(app, client)
+    token = tables.create("sins", names=GAMES["sins"])
+    for raw in MUTATIONS[:20]:
+        no_5xx(client.post(f"/t/{token}/rematch", data={"v": raw}), ("rematch", raw[:20]))
+    others = tables.create("others", names=GAMES["others"])
+    for raw in NAME_MUTATIONS + MUTATIONS:
+        for path in ("rename", "update", "delete"):
+            no_5xx(client.post(f"/t/{others}/others/track/preset/{path}",
+                               data={"v": tables.version(others), "preset": raw, "name": raw}),
+                   ("preset", path, raw[:20]))
+        no_5xx(client.post(f"/t/{others}/others/track/save", data={"v": tables.version(others), "name": raw}),
+               ("preset save", raw[:20]))
