@@ -70,7 +70,8 @@ def create_app(test_config: dict | None = None) -> Flask:
             app.register_blueprint(game.blueprint)
     # After the games: they add their endpoints to the API blueprint when imported.
     app.register_blueprint(api)
-    limits.limit_table_actions(app, ["tables", *(g.key for g in GAMES.values() if g.blueprint is not None)])
+    # "groups": a table joining or leaving a group, its notes and roles count as changes of that table.
+    limits.limit_table_actions(app, ["tables", "groups", *(g.key for g in GAMES.values() if g.blueprint is not None)])
 
     from .cli import migrate_command, retention_command
 

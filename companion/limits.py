@@ -7,7 +7,9 @@ Settings (environment variables; the same names work in instance/config.py):
 - RATELIMIT_STORAGE_URI: where the counters live. "memory://" (default: per server process, so with
   N gunicorn workers a client gets up to N times the limit) or "redis://host:6379" (shared by every
   worker and machine; needs `pip install redis`).
-- LIMIT_NEW_TABLES: tables one client (IP address) may create. Default "10 per minute; 60 per day".
+- LIMIT_NEW_TABLES: tables one client (IP address) may create, one budget for every way a table is
+  made: /new, /import and a rematch. Default "10 per minute; 60 per day".
+- LIMIT_NEW_GROUPS: groups one client may create. Default "10 per minute; 60 per day".
 - LIMIT_TABLE_ACTIONS: changes one table accepts, whoever sends them. Default "60 per 10 seconds;
   2000 per hour": a busy table taps a few times a second at most.
 - LIMIT_PRESET_SAVES: Apocalypse tracks one table may save. Default "5 per hour; 20 per day".
@@ -25,6 +27,7 @@ from flask_limiter.util import get_remote_address
 
 DEFAULTS = {
     "LIMIT_NEW_TABLES": "10 per minute; 60 per day",
+    "LIMIT_NEW_GROUPS": "10 per minute; 60 per day",
     "LIMIT_TABLE_ACTIONS": "60 per 10 seconds; 2000 per hour",
     "LIMIT_PRESET_SAVES": "5 per hour; 20 per day",
 }
@@ -58,8 +61,12 @@ def _not_a_table_change() -> bool:
 
 limiter = Limiter(key_func=get_remote_address)
 
-new_tables = limiter.limit(_setting("LIMIT_NEW_TABLES"), key_func=get_remote_address,
-                           methods=["POST"], scope="new-table")
+# One budget, whichever way the table is made (/new, /import, rematch): a shared limit counts the
+# POSTs of every route it decorates together.
+new_tables = limiter.shared_limit(_setting("LIMIT_NEW_TABLES"), scope="new-table", key_func=get_remote_address,
+                                  methods=["POST"])
+new_groups = limiter.shared_limit(_setting("LIMIT_NEW_GROUPS"), scope="new-group", key_func=get_remote_address,
+                                  methods=["POST"])
 preset_saves = limiter.shared_limit(_setting("LIMIT_PRESET_SAVES"), scope="preset-save", key_func=_table_token)
 
 

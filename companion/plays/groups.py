@@ -18,6 +18,7 @@ from sqlalchemy import select, update
 from ..db import get_session
 from ..domain import Invalid
 from ..games import GAMES
+from ..limits import new_groups
 from ..models import Group, Play, Table
 from ..text import clean_line
 from ..tables.live import PageCache, cached_page, page_cache, respond_page
@@ -43,6 +44,7 @@ def open_group(token: str, *, edit: bool):
 
 
 @bp.post("/g")
+@new_groups
 def create_group():
     form = GroupNameForm()
     if form.validate():

@@ -23,6 +23,7 @@ from sqlalchemy import delete, select, update
 from ..db import get_session
 from ..domain import N_, Invalid
 from ..games import GAMES
+from ..limits import new_tables
 from ..models import Action, Play, Table
 from ..tables import players as players_mod
 from ..tables import recent, store
@@ -151,6 +152,7 @@ def download(body: str, mimetype: str, filename: str):
 
 
 @bp.post("/t/<token>/rematch")
+@new_tables  # one new-table budget with /new and /import
 def rematch(token):
     """One tap: a new table of the same game with the same players, seats, colours and group.
 
@@ -280,6 +282,7 @@ def table_group(token):
 # -- import ----------------------------------------------------------------------------------------
 
 @bp.route("/import", methods=("GET", "POST"))
+@new_tables  # POSTs only: one new-table budget with /new and rematch
 def import_table():
     request.max_content_length = transfer.MAX_BYTES + 16 * 1024
     form = ImportForm()
