@@ -48,23 +48,24 @@ def defaults() -> dict:
     connections = int(os.environ.get("GUNICORN_CONNECTIONS", "500"))
     return {
         "LIVE_STREAM": True,                    # False: every phone polls
-        "LIVE_POLL_MS": 100,                    # SQLite: how often a process asks for new versions
+        "LIVE_POLL_MS": 50,                     # SQLite: how often a process asks for new versions
         "LIVE_STREAMS_MAX": max(0, connections - 100),  # per process; the rest is for requests
         "LIVE_REDIS_URL": os.environ.get("LIVE_REDIS_URL", ""),
     }
 
 
+def _gevent_patched() -> bool:
+    try:
+        from gevent import monkey
+    except ImportError:  # pragma: no cover - gevent is a dependency
+        return False
+    return monkey.is_module_patched("socket")
+
+
 def _cooperative() -> bool:
     """Whether holding a stream open is cheap here: gevent (a greenlet per connection) or a
     development server with a thread per request. gthread workers have a few threads only."""
-    try:
-        from gevent import monkey
-
-        if monkey.is_module_patched("socket"):
-            return True
-    except ImportError:  # pragma: no cover - gevent is a dependency
-        pass
-    return request.environ.get("SERVER_SOFTWARE", "").startswith("Werkzeug")
+    return _gevent_patched() or request.environ.get("SERVER_SOFTWARE", "").startswith("Werkzeug")
 
 
 class Hub:
@@ -239,8 +240,17 @@ def init_app(app) -> None:
     from .actions import table_changed
 
     def on_change(sender, table=None, **_extra):
-        if table is not None and "companion.live_hub" in sender.extensions:
-            hub(sender).changed(table.id, table.version)
+        if table is None or "companion.live_hub" not in sender.extensions:
+            return
+        announce = hub(sender).changed
+        if _gevent_patched():
+            # After this request's own answer is rendered (when its greenlet next waits): the other
+            # phones then find the fresh region already in the page cache.
+            import gevent
+
+            gevent.spawn(announce, table.id, table.version)
+        else:
+            announce(table.id, table.version)
     table_changed.connect(on_change, app, weak=False)
 
 
