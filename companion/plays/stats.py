@@ -6,6 +6,7 @@ only a mapping applied here, so undoing it (deleting it) restores the separate p
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Iterable, Mapping
@@ -40,7 +41,13 @@ class Line:
 
     @property
     def average(self) -> float | None:
-        return sum(self.scores) / len(self.scores) if self.scores else None
+        if not self.scores:
+            return None
+        total = sum(self.scores)
+        try:
+            return total / len(self.scores)
+        except OverflowError:  # a stored score beyond what a float holds: shown as ∞, never a 500
+            return math.inf if total > 0 else -math.inf
 
     @property
     def highest(self) -> int | None:
