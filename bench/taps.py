@@ -76,9 +76,13 @@ class Thumb:
     def type(self, locator, text: str) -> None:
         focused = locator.evaluate("el => el === document.activeElement")
         if not focused:
+            locator.click()  # the tap that puts the cursor in the box
             self.taps += 1
-        if locator.input_value():
-            self.taps += 1  # clear what is there
+        # Clearing what is there costs a tap, unless the tap selected it all (a box that selects its
+        # value on focus: typing then replaces it).
+        if locator.input_value() and not locator.evaluate(
+                "el => el.selectionStart === 0 && el.selectionEnd === el.value.length"):
+            self.taps += 1
         locator.fill(str(text))
         self.typed += len(str(text))
         self.steps.append(f"type {text!r} in {_describe(locator)}")

@@ -93,7 +93,36 @@ def five_player_round(thumb, start):
     page.get_by_role("heading", name="Round 2").wait_for()
 
 
+# A dense 5-player round (issue 28): 25 counts, five of them 5 or more, a Braveheart (Cy), the hat
+# (Di), and the seat swap; 50 of the deck's 53 cards counted. Budget: 30 taps plus the digits typed.
+DENSE = {
+    "Ana": {"low": 7, "high": 3, "cheats": 2, "hearts": 1, "wrongful_doubts": 2, "fattest_pile": 3},
+    "Bo": {"low": 5, "high": 2, "accepted_hearts": 3, "wrongful_doubts": 1, "fattest_pile": 2},
+    "Cy": {"low": 1, "high": 1},
+    "Di": {"low": 8, "high": 2, "cheats": 3, "hearts": 2, "wrongful_doubts": 1, "fattest_pile": 5},
+    "Eve": {"low": 5, "high": 1, "hearts": 1, "accepted_hearts": 2, "wrongful_doubts": 2},
+}
+DENSE_DIGITS = sum(len(str(n)) for row in DENSE.values() for n in row.values() if n > 4)
+
+
+def dense_round(thumb, start):
+    from companion.games.gibbon import rules
+
+    page = _start_gibbon(start, list(DENSE))
+    ids = _ids(page)
+    _enter(thumb, page, ids, DENSE, braveheart="Cy", hat="Di")
+    tallies = {ids[n]: rules.Tally(**row, braveheart=n == "Cy", hat=n == "Di") for n, row in DENSE.items()}
+    want = rules.score_rounds([ids[n] for n in DENSE], [tallies])[0].round_totals
+    expect(page.locator("#gb-pv tbody td:nth-last-child(2) .pgrid-v")).to_have_text(
+        [str(want[ids[n]]) for n in DENSE])
+    thumb.tap(page.get_by_role("button", name="Count round 1"))
+    page.get_by_role("heading", name="Round 1 counted").wait_for()
+    thumb.tap(page.locator("#gb-swap").get_by_role("button", name="Ana", exact=True))
+    page.get_by_role("heading", name="Round 2").wait_for()
+
+
 JOBS = [
     Job("gibbon: the rulebook's counting-table round, saved with its swap", 26, rulebook_round),
     Job("gibbon: a realistic 5-player round, saved with its swap", 35, five_player_round),
+    Job("gibbon: a dense 5-player round (hat, Braveheart, swap), 30 taps plus digits", 30 + DENSE_DIGITS, dense_round),
 ]
