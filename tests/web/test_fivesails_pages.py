@@ -754,3 +754,11 @@ def test_governors_gardens_can_go_beyond_oles_inn(client, tables):
     assert resp.status_code == 200
     items = re.findall(r'class="fs-loc-name">([^<]+)<', resp.get_data(as_text=True))
     assert [html.unescape(i) for i in items][-2:] == ["Ole's Inn", "Governor's Gardens"]
+
+
+def test_every_calculator_form_leaves_the_checks_to_the_app(client):
+    """The browser's own bubble is in the phone's language, not the page's, and shows one field at a
+    time: every calculator form is `novalidate`, so our message shows next to the box."""
+    html = client.get("/fivesails/duel").get_data(as_text=True)
+    forms = [f for f in re.findall(r"<form\b[^>]*>", html) if 'action="/fivesails/duel"' in f]
+    assert forms and all("novalidate" in f for f in forms), [f for f in forms if "novalidate" not in f]
