@@ -281,10 +281,19 @@ def table_group(token):
 
 # -- import ----------------------------------------------------------------------------------------
 
+@bp.url_value_preprocessor
+def _import_takes_a_whole_export(endpoint, _values):
+    """/import takes files up to transfer.MAX_BYTES. The cap must be raised before anything reads the
+    body: URL value preprocessors run before every before_request function, CSRF's included, which
+    would otherwise parse the form under the app's 64 KB cap and refuse a real export (413)."""
+    if endpoint == "groups.import_table":
+        request.max_content_length = transfer.MAX_BYTES + 16 * 1024
+        request.max_form_memory_size = transfer.MAX_BYTES + 16 * 1024  # the pasted text is a form field
+
+
 @bp.route("/import", methods=("GET", "POST"))
 @new_tables  # POSTs only: one new-table budget with /new and rematch
 def import_table():
-    request.max_content_length = transfer.MAX_BYTES + 16 * 1024
     form = ImportForm()
     errors: list[str] = []
     if request.method == "POST":
@@ -293,6 +302,8 @@ def import_table():
         upload = request.files.get("file")
         raw = upload.read(transfer.MAX_BYTES + 1) if upload and upload.filename else \
             (form.text.data or "").encode()
+        if upload:
+            upload.close()  # a large upload is spooled to a temporary file: let it go now
         if not raw.strip():
             errors.append(_("Choose a table file, or paste its contents."))
         else:
