@@ -168,6 +168,16 @@ def page(token, slug):
     return recent.remember(resp, token)
 
 
+@bp.after_app_request
+def _no_store_behind_a_link(resp):
+    """A page or file whose address holds a link (a table's, a group's, a shared track's) is never
+    kept by a browser's or a proxy's cache: `no-store`, not the app's default `private, no-cache`.
+    (The service worker's offline copy is its own Cache Storage, which this does not touch.)"""
+    if "Cache-Control" not in resp.headers and any(k in (request.view_args or {}) for k in ("token", "share")):
+        resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
 @bp.app_template_global()
 def table_qr(link: str):
     return qr.svg(link, _("QR code of this table's link"))
