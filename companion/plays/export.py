@@ -245,6 +245,9 @@ def share_text(play: dict, game_title: str, date: str, _: Callable[[str], str],
     scores = {p["score"] for p in winners}
     if not winners:
         head = _(N_("no winner recorded"))
+    elif play["game"] == "fivesails" and outcome.get("victory") not in (None, "fifth-day"):
+        # Dominance, Economic or Assassination won it, not the Renown score: the victory says it.
+        head = _(N_("%(names)s wins") if len(winners) == 1 else N_("%(names)s win")) % {"names": names}
     elif len(scores) == 1 and None not in scores:
         msg = N_("%(names)s wins with %(score)s") if len(winners) == 1 else N_("%(names)s win with %(score)s")
         head = _(msg) % {"names": names, "score": signed(next(iter(scores)))}

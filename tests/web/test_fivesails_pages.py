@@ -762,3 +762,21 @@ def test_every_calculator_form_leaves_the_checks_to_the_app(client):
     html = client.get("/fivesails/duel").get_data(as_text=True)
     forms = [f for f in re.findall(r"<form\b[^>]*>", html) if 'action="/fivesails/duel"' in f]
     assert forms and all("novalidate" in f for f in forms), [f for f in forms if "novalidate" not in f]
+
+
+def test_a_dominance_victory_card_and_share_text_lead_with_what_decided_it(client, tables, table):
+    """Rulebook p. 2 and p. 15 (Plunder 2a): controlling the three core locations wins, whatever the
+    Renown. The card says so before the Renown list, and the share text names the victory, not "with 0"."""
+    started(tables, table)
+    for loc in ("docks", "forums", "bazaar"):
+        assert tables.post(table, "fivesails/control", {"location": loc, "owner": "1"}).status_code == 200
+    tables.post(table, "fivesails/renown", {"player": 2, "delta": 1})
+    tables.post(table, "fivesails/day/jump", {"at": at(tables, table), "phase": "plunder"}, page="day")
+    tables.post(table, "fivesails/day/next", {"at": at(tables, table)}, page="day", form_key="next")
+    assert tables.table(table).status == "finished"
+    text = text_of(client.get(f"/t/{table}/day"))
+    head, decided, renown = (text.index("Dominance Victory: Ana wins"),
+                             text.index("Decided by control of The Docks, The Forums and The Grand Bazaar"),
+                             text.index("Renown at the end (it did not decide this victory)"))
+    assert head < decided < renown
+    assert "Ana wins (Dominance Victory)" in text and "Ana wins with 0" not in text
