@@ -4,7 +4,7 @@ one's mind about Voluntary Corruption, the Dark Past reminder, and the round pag
 from __future__ import annotations
 
 from tests.conftest import HX, text_of
-from tests.web.test_others_web import gs, hero, lineup, ok, playing, post, refused, token  # noqa: F401
+from tests.web.test_others_web import gs, hero, lineup, ok, playing, post, refused, team_data, token  # noqa: F401
 
 
 def kill(tables, token, hid):
@@ -197,3 +197,20 @@ def test_after_an_action_the_page_keeps_polling_the_same_dashboard(tables, playi
                               data={"v": tables.version(playing), "page": "heroes", "hero": hid},
                               headers={**HX, "HX-Current-URL": f"http://localhost/t/{playing}/heroes?hero={hid}"})
     assert f"heroes?hero={hid}&amp;since=" in ok(resp).get_data(as_text=True)
+
+
+def test_a_refusal_names_an_unnamed_hero_in_words_never_raw_data(client, tables, token):
+    """Spend a Reaction Token (p. 16): one reaction per hero turn. With heroes left unnamed, the refusal
+    names the hero by its class ("Sniper 1"), in English and in French, never as stored data."""
+    ok(post(tables, token, "story", {"story": "Haven's Last Stand", "story_type": "corruption", "map": ""}))
+    ok(post(tables, token, "team", team_data(controller_2=2, controller_3=2, controller_4=3, controller_5=3),
+            key="team"))
+    ok(post(tables, token, "start"))
+    first = lineup(tables, token)[0]
+    ok(post(tables, token, "turn", {"hero": first, "value": 0}))
+    ok(post(tables, token, "reaction", {"delta": 1}, key="react"))
+    msgs = refused(post(tables, token, "reaction", {"delta": 1}, key="react"), "already reacted to this turn of")
+    assert "{" not in msgs and "%(" not in msgs and "msg" not in msgs, msgs
+    client.set_cookie("lang", "fr")
+    resp = post(tables, token, "reaction", {"delta": 1}, key="react")
+    assert resp.status_code == 422 and "{'msg'" not in resp.get_data(as_text=True)

@@ -15,10 +15,13 @@ from functools import wraps
 from flask import Blueprint
 
 from ...domain import Invalid
+from ...i18n import render_message
 from ...tables.actions import action, game_state
-from . import forms, state
+from . import core, forms, state
 
 bp = Blueprint("others", __name__)
+# An unnamed hero in a refusal's sentence reads as its translated class name ("Tireur 1").
+core.HeroLabel.render = staticmethod(render_message)
 
 
 def placed(run):

@@ -82,13 +82,31 @@ def hero(gs: dict, hid, field: str = "hero") -> dict:
     return found
 
 
+class HeroLabel(dict):
+    """An unnamed hero's name: a stored message ({"msg", "args"}) for the log, translated when shown,
+    which also reads as words where a refusal puts it in a sentence (`str`), never as raw data.
+
+    `render` turns a stored message into text; the app sets it to its translating renderer
+    (others/blueprint.py), so these rules stay free of Flask. Unset, it is the English text."""
+
+    render = None
+
+    def __str__(self) -> str:
+        if HeroLabel.render is not None:
+            try:
+                return HeroLabel.render(dict(self))
+            except RuntimeError:  # no app to translate with (a script): the English words
+                pass
+        return self["msg"] % self["args"] if self["args"] else self["msg"]
+
+
 def hero_label(h: dict):
     """A hero's name for the log: as typed, or the class (a message, translated when shown)."""
     if h["name"]:
         return h["name"]
     if h["cls"] == rules.LEADER:
-        return {"msg": CLASS_NAMES[rules.LEADER], "args": {}}
-    return {"msg": NUMBERED_CLASS_NAMES[h["cls"]], "args": {"n": h["n"]}}
+        return HeroLabel(msg=CLASS_NAMES[rules.LEADER], args={})
+    return HeroLabel(msg=NUMBERED_CLASS_NAMES[h["cls"]], args={"n": h["n"]})
 
 
 def hero_player_ids(state: dict) -> list[int]:
