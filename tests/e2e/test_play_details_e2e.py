@@ -23,8 +23,9 @@ def new_group(page, name: str) -> str:
 
 def finish_by_assassination(page):
     """Two players: Ana's Leader is destroyed, so Bo is the only one with a Leader in play and wins."""
+    version = page.locator("#live").get_attribute("data-version")
     page.get_by_role("button", name="Start Day 1").click()
-    expect(page.get_by_role("link", name="Renown & Leaders")).to_be_visible()
+    expect(page.locator("#live")).not_to_have_attribute("data-version", version)  # Day 1 began
     page.get_by_role("link", name="Renown & Leaders").click()
     page.get_by_text("Ana's Leader is destroyed…").click()
     page.get_by_role("button", name="Yes: destroy Ana's Leader").click()
