@@ -5,6 +5,7 @@ The game's own first-player rule applies to the new table:
   (and the bookkeeper's with it), so nobody deals the first round twice in a row.
 - 7 - The Sins: the player who sinned most recently starts, which only the table knows: the new
   table starts with the first seat, as a new table does, and the players set it on the setup page.
+  Penitenziagite (the advanced mode) stays as the last game had it.
 - City of Five Sails: the First Player comes from Initiative each Day, nothing to carry over.
 - The Others: 7 Sins: the Sins player is chosen at setup; the new table asks again.
 """
@@ -37,3 +38,8 @@ def apply_first_player(game: str, old_doc: dict, new_state: dict) -> None:
         bookkeeper = _moved_on(old_doc["state"]["players"], first.get("bookkeeper"), new_state["players"])
         if dealer is not None:
             gibbon.start(new_state, dealer, bookkeeper)
+    elif game == "sins":
+        # The table's chosen mode is part of how it plays, not of one game: Penitenziagite stays on.
+        from ..games.sins import table as sins
+
+        sins.set_penitenziagite(new_state, bool((old_doc["state"].get("game") or {}).get("penitenziagite")))
