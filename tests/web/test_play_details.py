@@ -168,8 +168,6 @@ def test_the_play_id_survives_link_rotation_and_the_backup_carries_it(tables, cl
     assert after["playDate"] == kept["started"].replace("T", " ")[:19]
 
 
-@pytest.mark.xfail(strict=True, reason="POST /import (plays/views.py import_table, owned by another change right "
-                   "now) makes the table from state.players and state.game only: it must carry state.play too")
 def test_an_imported_backup_keeps_the_play_id_and_when_it_was_played(tables, client):
     token = tables.create("sins", names=("Chiara", "Margherita", "Alberto", "Luca"))
     finish_sins(tables, token)
@@ -180,6 +178,7 @@ def test_an_imported_backup_keeps_the_play_id_and_when_it_was_played(tables, cli
     restored = resp.headers["Location"].rsplit("/", 1)[1]
     again = json.loads(client.get(f"/t/{restored}/bgstats.json").get_data(as_text=True))
     assert again["sourcePlayId"] == original["sourcePlayId"] and again["playDate"] == original["playDate"]
+    assert again["durationMin"] == original["durationMin"]
 
 
 def test_the_play_file_of_one_table_and_the_exports_of_an_unfinished_one(tables, client):
