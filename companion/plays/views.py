@@ -316,10 +316,17 @@ def import_table():
                 session = get_session()
                 with sync.writing(session):  # the trial render read: take the write lock first
                     table = store.create(session, game, doc["name"], doc["state"]["players"], doc["state"]["game"])
-                if doc["status"] != store.SETTING_UP or doc["result"] is not None:
+                # What the players said of the play (its id, its dates, roles, notes) comes back
+                # with it: the play keeps its date and its id (sync.play_times, export.play_id).
+                said = doc["state"].get("play")
+
+                def restore(d):
+                    d.update(status=doc["status"], result=doc["result"])
+                    if isinstance(said, dict):
+                        d["state"]["play"] = said
+                if doc["status"] != store.SETTING_UP or doc["result"] is not None or isinstance(said, dict):
                     store.apply(session, table.id, table.version,
-                                store.Change("table.import", N_("The table was imported from a file")),
-                                lambda d: d.update(status=doc["status"], result=doc["result"]))
+                                store.Change("table.import", N_("The table was imported from a file")), restore)
                     sync.sync(session, session.get(Table, table.id))
                 flash(_("The table was imported: this is its new link."))
                 return recent.remember(redirect(url_for("tables.page", token=table.token), code=303), table.token)
