@@ -23,7 +23,7 @@ import sys
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8080')}"
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
 CLIENT_CONNECTIONS = int(os.environ.get("GUNICORN_CLIENT_CONNECTIONS")
-                         or ("0" if os.environ.get("TRUST_PROXY", "") not in ("", "0") else "50"))  # 0: no cap
+                         or ("0" if os.environ.get("TRUST_PROXY", "") == "1" else "50"))  # 0: no cap
 READ_TIMEOUT = float(os.environ.get("GUNICORN_READ_TIMEOUT") or "10")
 workers = int(os.environ.get("WEB_CONCURRENCY", min(4, multiprocessing.cpu_count())))
 worker_connections = int(os.environ.get("GUNICORN_CONNECTIONS", "500"))  # gevent: open connections per worker

@@ -30,11 +30,25 @@ def _page(status: int, title: str, text: str, headers: dict | None = None):
 error_page = _page  # for the packages that answer errors of their own (tables/views.py)
 
 
+def _fresh_connections() -> None:
+    """After a read-only refusal, let the pool go: a PostgreSQL connection opened while the database
+    was read-only (default_transaction_read_only, a standby) stays read-only for its whole life, so
+    pooled ones would keep refusing after the database accepts writes again. New connections
+    (made as needed, checked by pre-ping) take the database as it is now."""
+    from flask import current_app
+
+    engine = current_app.extensions.get("companion.engine")
+    if engine is not None and engine.dialect.name == "postgresql":
+        engine.dispose()
+
+
 def cannot_save(exc: Exception | None = None, reason: str = "error"):
     """503: the database cannot take the write now (a lock held too long, a full disk, a read-only
     file or transaction). Nothing was written; say so plainly, and log it for whoever runs the
     server: a full disk or a read-only file does not fix itself."""
     close_session(exc=exc or RuntimeError("cannot save"))
+    if reason == "readonly":
+        _fresh_connections()
     log.error("a write could not be saved: %s %s: %s", request.method, request.path, exc)
     if reason == "locked":
         text = _("The table was busy for too long, so that change was not saved. Nothing was lost: "
