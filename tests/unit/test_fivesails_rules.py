@@ -539,3 +539,16 @@ def test_a_jump_never_goes_past_a_victory_plunder_would_declare(start):
     assert "Economic Victory" in err.value.problems[0].text() and r.current_phase(gs) == start
     r.jump(gs, r.DAWN, SEATS3) if start != r.DAWN else None  # going back to correct the counts is free
     assert r.current_phase(gs) == r.DAWN
+
+
+@pytest.mark.parametrize("finesse, gambles, words", [pytest.param(1, 1, "has gambled once", id="once"),
+                                                     pytest.param(2, 2, "has gambled 2 times", id="twice")])
+def test_no_gamble_left_says_how_many_in_words_a_player_reads(finesse, gambles, words):
+    """p. 26 "Gambling": as many gambles as Finesse. The refusal says "once", never "1 times"."""
+    setup = d.Setup(d.Participant("C", 3, 6, finesse=finesse), d.Participant("F", 9, 9, finesse=9))
+    duel = d.start(setup)
+    for i in range(gambles * 2 + 1):  # the challenged side plays first; the challenger gambles on its rounds
+        duel = d.play(duel, d.Round(d.Card(0, 0, 1), gambled=i % 2 == 1))
+    with pytest.raises(Invalid) as err:
+        d.play(duel, d.Round(d.Card(0, 0, 1), gambled=True))
+    assert words in err.value.problems[0].text()

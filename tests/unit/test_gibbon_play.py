@@ -193,7 +193,7 @@ def test_an_edit_that_would_have_ended_the_game_earlier_is_refused():
     with pytest.raises(Invalid) as err:
         play.edit_round(doc, 2, tallies(doc, Bo=Tally(low=10)))
     msg = err.value.as_dict()["round"][0]
-    assert "Bo would reach 1000 after round 2" in msg and "1 later rounds" in msg
+    assert "Bo would reach 1000 after round 2" in msg and "yet a later round is counted" in msg  # one round: no "1 later rounds"
 
 
 def test_there_is_no_round_zero_to_edit():

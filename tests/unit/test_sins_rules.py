@@ -126,9 +126,9 @@ def test_a_chosen_placement_replaces_the_suggestion():
     pytest.param(MARGHERITA, 2, ["luxuria", "luxuria"], "Put at most one stone on each sin type.", id="twice"),
     pytest.param(MARGHERITA, 2, ["gula", "ira"], "%(sin)s: a stone can only go on a type the player holds cards of.",
                  id="not-held"),
-    pytest.param(MARGHERITA, 1, ["luxuria", "ira"], "That is more types than stones: %(stones)d stone(s) to place.",
+    pytest.param(MARGHERITA, 1, ["luxuria", "ira"], "That is more types than stones: %(stones)d stone to place.",
                  id="more-types-than-stones"),
-    pytest.param(MARGHERITA, 2, ["luxuria"], "Place %(n)d stone(s): every stone must go on a type held while one can.",
+    pytest.param(MARGHERITA, 2, ["luxuria"], "Place %(n)d stones: every stone must go on a type held while one can.",
                  id="fewer-than-can-be-placed"),
     pytest.param(MARGHERITA, 2, ["pride", "ira"], "%(sin)s is not a sin type.", id="unknown-type"),
 ])

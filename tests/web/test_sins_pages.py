@@ -340,8 +340,8 @@ def test_counts_of_a_type_not_in_play_are_ignored_and_unknown_fields_harmless(si
 @pytest.mark.parametrize("stones_on, message", [
     pytest.param(["ira", "ira"], "Put at most one stone on each sin type.", id="twice"),
     pytest.param(["gula", "ira"], "Gula: a stone can only go on a type the player holds cards of.", id="not-held"),
-    pytest.param(["ira"], "Place 2 stone(s): every stone must go on a type held while one can.", id="too-few"),
-    pytest.param(["ira", "acedia", "luxuria"], "That is more types than stones: 2 stone(s) to place.", id="too-many"),
+    pytest.param(["ira"], "Place 2 stones: every stone must go on a type held while one can.", id="too-few"),
+    pytest.param(["ira", "acedia", "luxuria"], "That is more types than stones: 2 stones to place.", id="too-many"),
     pytest.param(["pride", "ira"], "pride is not a sin type.", id="unknown"),
 ])
 def test_an_illegal_override_is_explained_and_nothing_changes(sins, stones_on, message):

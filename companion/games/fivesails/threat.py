@@ -198,8 +198,10 @@ def play(duel: Duel, rnd: Round, path: str = "round") -> Duel:
     if rnd.gambled and rnd.card is None:
         raise Invalid(Problem(f"{path}.gambled", N_("A gamble always gives a card to play: enter its values.")))
     if rnd.gambled and duel.gambles[actor] + 1 > who.finesse:
-        raise Invalid(Problem(f"{path}.gambled", N_("%(name)s has gambled %(done)d times and has Finesse %(finesse)d: "
-                                                    "no gamble left in this duel."),
+        raise Invalid(Problem(f"{path}.gambled", (
+            N_("%(name)s has gambled once and has Finesse %(finesse)d: no gamble left in this duel.")
+            if duel.gambles[actor] == 1 else
+            N_("%(name)s has gambled %(done)d times and has Finesse %(finesse)d: no gamble left in this duel.")),
                               {"name": who.name, "done": duel.gambles[actor], "finesse": who.finesse}))
     # The actor's own Lethal lasts until this, their next round (p. 26 "Lethal").
     lethal = duel.lethal - {actor}

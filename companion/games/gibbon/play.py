@@ -218,7 +218,10 @@ def settle(doc: dict) -> None:
     if end is not None and end < len(found):
         who = names(state)
         over_ids = [pid for pid, pts in found[end - 1].totals.items() if pts >= rules.LIMIT]
+        later = len(found) - end
         raise Invalid(Problem("round", N_(
+            "With these numbers %(names)s would reach 1000 after round %(n)d, which ends the game, yet "
+            "a later round is counted. Check the numbers, or remove the later round first.") if later == 1 else N_(
             "With these numbers %(names)s would reach 1000 after round %(n)d, which ends the game, yet "
             "%(later)d later rounds are counted. Check the numbers, or remove the later rounds first."),
             {"names": ", ".join(who.get(p, "?") for p in over_ids), "n": end, "later": len(found) - end}))

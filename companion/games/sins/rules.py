@@ -251,10 +251,13 @@ def placement_problem(reserve: Mapping[str, int], stones: int, stones_on: Sequen
     if lacking:
         return N_("%(sin)s: a stone can only go on a type the player holds cards of."), {"sin": lacking[0]}
     if len(stones_on) > stones:
-        return N_("That is more types than stones: %(stones)d stone(s) to place."), {"stones": stones}
+        # One message per number (a refusal's words are chosen here, where the count is known).
+        return (N_("That is more types than stones: %(stones)d stone to place.") if stones == 1 else
+                N_("That is more types than stones: %(stones)d stones to place.")), {"stones": stones}
     k = stones_to_place(reserve, stones)
     if len(stones_on) < k:
-        return N_("Place %(n)d stone(s): every stone must go on a type held while one can."), {"n": k}
+        return (N_("Place %(n)d stone: every stone must go on a type held while one can.") if k == 1 else
+                N_("Place %(n)d stones: every stone must go on a type held while one can.")), {"n": k}
     return None
 
 
