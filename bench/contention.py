@@ -135,6 +135,8 @@ def hold_streams(base: str, paths: list[str], ready: mp.Queue, stop, out: mp.Que
 
 def _run(env: dict, phones: int, taps: int, database: str, streams: int = 0, stream_tables: int = 0) -> dict:
     env["COMPANION_RELAX_LIMITS"] = "1"  # many taps from one address is the point here
+    # Every phone and stream here comes from one address: lift the per-address connection cap.
+    env["GUNICORN_CLIENT_CONNECTIONS"] = str(max(50, 2 * (streams + phones)))
     with tempfile.TemporaryDirectory() as tmp:
         server = Gunicorn(Path(tmp), env=env).start()
         try:

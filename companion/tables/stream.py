@@ -240,8 +240,9 @@ def init_app(app) -> None:
     from .actions import table_changed
 
     def on_change(sender, table=None, **_extra):
-        if table is None or "companion.live_hub" not in sender.extensions:
+        if table is None:
             return
+        # Even a process with no stream of its own tells the others (NOTIFY or Redis).
         announce = hub(sender).changed
         if _gevent_patched():
             # After this request's own answer is rendered (when its greenlet next waits): the other

@@ -126,3 +126,25 @@ def test_no_more_streams_than_the_cap(streams, tables):
     stream.hub(streams).max_streams = 0
     token = tables.create("fivesails", names=FIVE)
     assert tables.client.get(f"/t/{token}/events").status_code == 204
+
+
+def test_on_postgresql_a_notify_from_another_machine_reaches_the_stream(streams, tables, db_backend):
+    """LISTEN/NOTIFY: the news arrives without the table's row saying so (no query could find it)."""
+    if db_backend != "postgresql":
+        pytest.skip("LISTEN/NOTIFY is PostgreSQL's")
+    from sqlalchemy import text
+
+    token = tables.create("fivesails", names=FIVE)
+    table = tables.table(token)
+    resp = tables.client.get(f"/t/{token}/events?v={table.version}", buffered=False)
+    body = resp.response
+    next(body)  # the stream is open (and its process listening)
+    import time
+
+    time.sleep(1)
+    engine = streams.extensions["companion.engine"]
+    with engine.connect() as conn:
+        conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": stream.CHANNEL, "p": f"{table.id}:{table.version + 7}"})
+        conn.commit()
+    assert read_events(body, 1) == [table.version + 7]
+    resp.close()
