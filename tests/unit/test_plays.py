@@ -303,8 +303,13 @@ def test_a_rematch_after_a_swap_keeps_the_seats_the_game_ended_with():
     assert new["players"][[p["id"] for p in new["players"]].index(new["game"]["dealer"])]["name"] == "Cy"
 
 
-def test_other_games_start_a_rematch_as_a_new_table():
+def test_a_7_sins_rematch_starts_as_a_new_table_keeping_only_the_mode():
+    """The first player is chosen anew; Penitenziagite is how the table plays, so it stays as it was."""
     old = sins_doc(CHIARA, -1)
     new = {"players": copy.deepcopy(old["state"]["players"]), "game": {}}
     rematch.apply_first_player("sins", old, new)
-    assert new["game"] == {}
+    assert new["game"] == {"penitenziagite": False}
+    old["state"]["game"]["penitenziagite"] = True
+    again = {"players": copy.deepcopy(old["state"]["players"]), "game": {}}
+    rematch.apply_first_player("sins", old, again)
+    assert again["game"] == {"penitenziagite": True}
