@@ -368,3 +368,73 @@ def test_a_penitenziagite_card_counts_as_a_twelfth_card_of_its_sin():
     plain = new_doc(sins=SIX)
     with pytest.raises(Invalid):
         table.save_reserve(plain["state"], 1, {"invidia": "12"}, "0", label)
+
+
+# -- correcting whose turn the third Last Judgment came on (issue 28) ------------------------------
+# Penitenziagite: turns go on after the third card until the player left of the first (last in the
+# round) has finished hers. A correction changes whose turn the card came on, never the turns the
+# table already played: whoever tapped "done" since the card has played their last turn.
+
+def _third_recorded(on_seat: int, done_after: int, before: bool = False):
+    """Ana first (seats 1-4, all in play order): the third card tied to seat `on_seat` (0-based),
+    then `done_after` players tap done. `before`: "done" was tapped first, then the card tied to the
+    player before the tracker."""
+    doc = new_doc(sins=SIX, penitenziagite=True)
+    state = doc["state"]
+    seq = table.order(state)
+    for _ in range(on_seat + (1 if before else 0)):
+        table.next_turn(state)
+    for _ in range(2):
+        table.add_judgment(state, 1)
+    table.add_judgment(state, 1, on=seq[on_seat])
+    for _ in range(done_after):
+        table.next_turn(state)
+    return state, seq
+
+
+@pytest.mark.parametrize("on_seat, done_after, before, true_seat, still", [
+    # Bo's card, Bo done (Cy playing): it was Ana's card. Bo has played since: Cy and Di are left.
+    pytest.param(1, 1, False, 0, ("Cy", "Di"), id="earlier-turn-one-done"),
+    # Bo's card, Bo and Cy done (Di playing): it was Ana's. Only Di is left.
+    pytest.param(1, 2, False, 0, ("Di",), id="earlier-turn-two-done"),
+    # Bo's card, Bo done (Cy playing): it was Cy's, the player now at the table. Di is left.
+    pytest.param(1, 1, False, 2, ("Di",), id="the-player-now"),
+    # Bo's card, nobody done yet: it was Cy's (Bo forgot "done"). Di is left; the tracker moves to Cy.
+    pytest.param(1, 0, False, 2, ("Di",), id="the-tracker-lagged"),
+    # Bo's card, Bo, Cy and Di done: the round is over whatever turn it came on.
+    pytest.param(1, 3, False, 0, (), id="round-finished"),
+    # Di tapped done before the card was tied to her (the tracker went round to Ana): it was Cy's.
+    # Di has finished since, so nobody plays.
+    pytest.param(3, 0, True, 2, (), id="after-the-last-went-round"),
+    # The same, and the correction says Ana's turn: Bo, Cy, Di all played since. Over.
+    pytest.param(3, 0, True, 0, (), id="after-the-last-went-round-first"),
+])
+def test_correcting_the_third_cards_turn_lists_only_players_who_have_not_played_since(
+        on_seat, done_after, before, true_seat, still):
+    state, seq = _third_recorded(on_seat, done_after, before)
+    names = {p["id"]: p["name"] for p in state["players"]}
+    table.set_third_on(state, seq[true_seat])
+    end = table.ending_of(state)
+    assert state["game"]["third_on"] == seq[true_seat]
+    assert tuple(names[p] for p in end.still_to_play) == still
+    assert end.over == (not still)
+    # Play the rest out: exactly those players take a turn (the one playing now first), then it is over.
+    gs = state["game"]
+    played = [gs["turn"]] if gs["turn"] in end.still_to_play else []
+    for _ in range(len(seq)):
+        if table.ending_of(state).over:
+            break
+        table.next_turn(state)
+        if not gs["round_done"]:
+            played.append(gs["turn"])
+    assert tuple(names[p] for p in played) == still
+    assert table.ending_of(state).over
+    with pytest.raises(Invalid):
+        table.next_turn(state)
+
+
+def test_ending_treats_a_tracker_that_went_round_as_a_finished_round():
+    """rules.ending: the tracker shows a player before the one the card came on only when it went
+    round past the last player of the round, who has therefore finished."""
+    end = rules.ending([1, 2, 3, 4], 1, 3, True, current=1)
+    assert end.over and end.still_to_play == ()

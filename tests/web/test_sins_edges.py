@@ -155,3 +155,40 @@ def test_without_penitenziagite_twelve_of_a_type_is_refused(tables):
     resp = sins.reserve("Ana", {"invidia": 12})
     assert resp.status_code == 422 and "There are only 11 cards of each sin type." in errors_in(resp)
     assert "Penitenziagite card scores" not in text_of(sins.page("score"))
+
+
+def test_correcting_the_third_cards_turn_never_lists_a_player_who_already_played(pen):
+    """Issue 28: the card was tied to Bo's turn, Bo and Cy tapped done; then the table corrects it to
+    Ana's turn. Bo and Cy have played since the card (rulebook, Penitenziagite: turns go on until
+    the player left of the first has finished), so only Di, playing now, is still to play."""
+    ids = pen.ids()
+    _to(pen, "Bo")
+    for _ in range(2):
+        pen.post("judgment", {"delta": 1}, page="play")
+    assert pen.post("judgment", {"delta": 1, "on": ids["Bo"]}, page="play").status_code == 200
+    assert "Still to play: Cy, Di." in text_of(pen.page("play"))
+    pen.post("turn", page="play")  # Bo is done
+    pen.post("turn", page="play")  # Cy is done
+    resp = pen.post("third", {"player": ids["Ana"]}, page="play")
+    assert resp.status_code == 200
+    page = text_of(resp)
+    assert "Still to play: Di." in page and "Now playing: Di" in page
+    assert pen.gs["third_on"] == ids["Ana"] and pen.gs["turn"] == ids["Di"]
+    pen.post("turn", page="play")  # Di is done: the round, and the game, are over
+    assert "The game is over" in text_of(pen.page("play"))
+
+
+def test_a_correction_after_the_last_player_tapped_done_first_keeps_the_game_over(pen):
+    """Di tapped done before the card was tied to her turn (the tracker went round to Ana); the
+    table then corrects it to Cy's turn. Di has finished since, so nobody plays any more."""
+    ids = pen.ids()
+    _to(pen, "Di")
+    for _ in range(2):
+        pen.post("judgment", {"delta": 1}, page="play")
+    pen.post("turn", page="play")  # Di is done: the tracker shows Ana
+    assert pen.post("judgment", {"delta": 1, "on": ids["Di"]}, page="play").status_code == 200
+    assert pen.post("third", {"player": ids["Cy"]}, page="play").status_code == 200
+    page = text_of(pen.page("play"))
+    assert "The game is over" in page and "Still to play" not in page
+    resp = pen.post("turn", page="play", form_key="sins-turn")
+    assert resp.status_code == 422

@@ -157,12 +157,17 @@ def ending(seats: Sequence[int], first: int | None, third_on: int | None, penite
     Standard game: nobody; the game ends at once. Penitenziagite: turns go on until the player to
     the left of the first player has finished hers; if the third card came out on that player's turn
     the game ends at once. `third_on` is whose turn it was, `current` whose turn it is now (the
-    tracker moves on), `round_done` that the last player has since finished.
+    tracker moves on), `round_done` that the last player has since finished. Whoever finished a turn
+    since the card has played their last one: only the player now at the table and those after her
+    still play. A tracker showing a player before the card's has gone round past the last player
+    (she tapped "done" before the card was recorded), so the round is over.
     """
     if not penitenziagite or round_done:
         return Ending(True, ())
     order = turn_order(seats, first)
     if third_on not in order:
+        return Ending(True, ())
+    if current in order and order.index(current) < order.index(third_on):
         return Ending(True, ())
     after = order[order.index(third_on) + 1:]
     if current in after:

@@ -203,15 +203,29 @@ def add_judgment(state: dict, delta: int, on: int | None = None) -> int:
 
 
 def set_third_on(state: dict, pid: int) -> None:
-    """Correct whose turn it was when the third Last Judgment card came out; the tracker goes back
-    to that player, and the players after them in the round still play (nobody after the last)."""
+    """Correct whose turn it was when the third Last Judgment card came out (Penitenziagite: turns
+    go on until the player left of the first has finished hers).
+
+    The correction changes the card's turn, never the turns already played: whoever tapped "done"
+    since the card was recorded has played their last turn, so the tracker stays where it is and
+    only it and the players after it still play. Two cases move the game on instead: a card that
+    came out on a later turn than the tracker shows (nobody tapped "done" in between) moves the
+    tracker up to that player; and once the last in the round has finished (or the tracker went
+    round past her before the card was recorded), the round stays over whichever turn it was.
+    """
     gs = state["game"]
     if gs.get("judgments", 0) < rules.LAST_JUDGMENTS:
         raise Invalid(Problem("third", N_("The third Last Judgment card is not out yet.")))
     _pid_ok(state, pid)
+    seq = order(state)
+    current = gs.get("turn") if gs.get("turn") in seq else seq[0]
+    old = gs.get("third_on")
+    went_round = old in seq and seq.index(current) < seq.index(old)
     gs["third_on"] = pid
-    gs["turn"] = pid
-    gs["round_done"] = False
+    if gs.get("round_done") or went_round:
+        gs["round_done"] = True
+    elif seq.index(pid) > seq.index(current):
+        gs["turn"] = pid
 
 
 def ending_of(state: dict) -> rules.Ending | None:

@@ -152,8 +152,10 @@ def judgment(state, form, said):
 
 
 @sins_action("/t/<token>/sins/third", PickPlayerForm, "sins.third",
-             summary=N_("The third Last Judgment came out on %(player)s's turn"))
+             summary=N_("The third Last Judgment came out on %(player)s's turn"), depends_on_state=True)
 def third_on(state, form, said):
+    """Who still plays after the corrected turn depends on who has tapped "done" since the card:
+    from a phone that missed a "done", the correction lands only if it does the same there."""
     table.set_third_on(state, form.player.data)
     said(player=_name(state, form.player.data))
 
