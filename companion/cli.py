@@ -31,8 +31,11 @@ def migrate_command(release: bool):
         return
     if url is None:
         url = _app().config["DATABASE_URL"]
-    migrate(url)
-    click.echo("database schema is up to date")
+    problem = migrate(url)  # a read-only SQLite file is left as it is (db.migrate)
+    if problem:
+        click.echo(f"ERROR: {problem}", err=True)
+    else:
+        click.echo("database schema is up to date")
 
 
 @click.command("retention")

@@ -20,7 +20,8 @@ def healthz():
 
     Writing is proved, not assumed: a row is inserted and rolled back (a read-only database, a
     read-only transaction or a lost permission fails here), and for SQLite the free space of the
-    database's disk is checked against HEALTH_MIN_FREE_MB.
+    database's disk is checked against HEALTH_MIN_FREE_MB. A SQLite file opened read-only at start
+    (db.read_only_reason) is unhealthy with its reason, though every page is served.
     """
     session = get_session()
     try:
@@ -29,6 +30,11 @@ def healthz():
         session.rollback()
         current_app.logger.error("health check: database unreachable: %s", exc)
         return jsonify({"status": "error", "database": "unreachable"}), 503
+    read_only = current_app.extensions.get("companion.read_only")
+    if read_only:
+        current_app.logger.error("health check: the database is read-only: %s", read_only)
+        return jsonify({"status": "error", "database": "read-only",
+                        "reason": f"database is read-only: {read_only}"}), 503
     try:
         session.add(Preset(game="health", kind="health", name="health", data={}))
         session.flush()

@@ -39,9 +39,10 @@ class Gunicorn:
         self.proc: subprocess.Popen | None = None
         self.url = f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 90) -> "Gunicorn":
-        """Start and wait for /healthz. The wait is generous (a loaded 2-core CI box runs the
-        migrations and boots gevent workers slowly); it bounds a hang, it measures nothing."""
+    def start(self, timeout: float = 90, ready: str = "/healthz") -> "Gunicorn":
+        """Start and wait for `ready` (/healthz; a server meant to be unhealthy, e.g. on a read-only
+        database, waits for /ping) to answer 200. The wait is generous (a loaded 2-core CI box runs
+        the migrations and boots gevent workers slowly); it bounds a hang, it measures nothing."""
         env = {**os.environ, "COMPANION_RELAX_LIMITS": "1",  # benchmarks and tests go faster than any table
                "COMPANION_INSTANCE": str(self.instance), "HOST": "127.0.0.1", "PORT": str(self.port),
                "WEB_CONCURRENCY": str(self.workers), **self.env}
@@ -56,13 +57,13 @@ class Gunicorn:
                 self.stop()
                 raise RuntimeError(f"gunicorn exited: {self.log_tail()}")
             try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as resp:
+                with urllib.request.urlopen(self.url + ready, timeout=1) as resp:
                     if resp.status == 200:
                         return self
             except (urllib.error.URLError, ConnectionError, socket.timeout):
                 time.sleep(0.1)
         self.stop()  # no server or open log left behind for the next test to trip on
-        raise RuntimeError(f"gunicorn did not answer /healthz within {timeout:.0f} s: {self.log_tail()}")
+        raise RuntimeError(f"gunicorn did not answer {ready} within {timeout:.0f} s: {self.log_tail()}")
 
     def log_tail(self) -> str:
         return (self.instance / "gunicorn.log").read_text(errors="replace")[-2000:]
