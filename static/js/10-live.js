@@ -159,6 +159,7 @@
       // carries a message for this phone.
       if (code === 200 && incoming < shownVersion()) return;
       swapLive(html, item.key, true);
+      if (code === 409) showConflict(item.key);
       var push = resp.headers.get("HX-Push-Url"), replace = resp.headers.get("HX-Replace-Url");
       if (push) history.pushState({}, "", push);
       else if (replace) history.replaceState({}, "", replace);
@@ -170,6 +171,52 @@
         if (found) text = found.textContent;
       } catch (err) { /* keep the general message */ }
       status(text, "error", msg("reload"), function () { location.reload(); });
+    }
+  }
+
+  /* A stale save (409): the fresh page carries the conflict notice at its top, far above a form the
+     player scrolled down to. The notice moves to just above the form that was refused (its entry is
+     kept there), in the page's flow so it never covers the form's buttons, and the page scrolls to it
+     when it is not wholly in view. With the form gone from the fresh page, the notice stays at the
+     top and the page scrolls up to it. Without JavaScript the page reloads at its top, notice first. */
+  function inRow(parent) {
+    var s = getComputedStyle(parent);
+    if (/flex/.test(s.display)) return !/column/.test(s.flexDirection);
+    if (/grid/.test(s.display)) return s.gridTemplateColumns.trim().split(/\s+/).length > 1;
+    return false;
+  }
+  function flowParent(el) {
+    // A form laid out in a row (a counter, a toolbar) keeps its row: the notice goes above the row.
+    var target = el;
+    while (target.parentElement && target.parentElement !== live() && inRow(target.parentElement)) target = target.parentElement;
+    return target;
+  }
+
+  function showConflict(key) {
+    var region = live();
+    var notice = region && region.querySelector(":scope > .notice-conflict");
+    if (!notice) return;
+    var form = key ? document.getElementById(key) : null;
+    if (form && form.tagName === "FORM" && region.contains(form)) {
+      for (var d = form.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) d.open = true;
+      if (form.getClientRects().length) {
+        var target = flowParent(form);
+        target.parentNode.insertBefore(notice, target);
+        notice.classList.add("notice-at-form");
+      }
+    }
+    // In view: the notice, and the form's Save button below it too when both fit on the screen.
+    var pad = parseFloat(getComputedStyle(notice).scrollMarginTop) || 0;
+    var box = notice.getBoundingClientRect();
+    var saves = form && notice.classList.contains("notice-at-form")
+      ? form.querySelectorAll('button:not([type="button"]), input[type="submit"]') : [];
+    var bottom = saves.length ? saves[saves.length - 1].getBoundingClientRect().bottom : box.bottom;
+    var room = window.innerHeight - 8;
+    if (bottom - box.top <= room - pad) {
+      if (box.top < pad) window.scrollBy(0, box.top - pad);
+      else if (bottom > room) window.scrollBy(0, bottom - room);
+    } else if (box.top < pad || box.bottom > room) {
+      notice.scrollIntoView({ block: "start" });
     }
   }
 
