@@ -97,9 +97,14 @@ def _sins(doc: dict) -> dict:
     gs = doc["state"]["game"]
     ts = sins_table.table_score(doc["state"])
     most = ts.most_points_wins
+    outcome = {"most_wins": bool(most), "abyss": ts.abyss_points}
+    decision = ts.decision
+    if decision is not None and decision.by != "points":
+        # A tie on points: the share text says which tie-break decided, with its counts.
+        outcome["tie"] = {"by": decision.by, "cards": decision.cards, "types": decision.types,
+                          "other": decision.other}
     return {"highest_wins": bool(most), "no_points": False, "measure": "points",
-            "outcome": {"most_wins": bool(most), "abyss": ts.abyss_points},
-            "players": _players(doc, start=gs.get("first"))}
+            "outcome": outcome, "players": _players(doc, start=gs.get("first"))}
 
 
 def _gibbon(doc: dict) -> dict:

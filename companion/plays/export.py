@@ -223,6 +223,26 @@ def _headline(game_title: str, date: str, result: str, _: Callable[[str], str]) 
     return _(N_("%(game)s, %(date)s: %(result)s.")) % {"game": game_title, "date": date, "result": result}
 
 
+def _sins_tie(tie: dict, names: str, score: str, n_winners: int, _: Callable[[str], str]) -> str:
+    """7 - The Sins after a tie on points: points first, then the tie-break that decided (rulebook,
+    End of the game: the most cards, then the most different sin types, else a shared win)."""
+    values = {"names": names, "score": score, "cards": tie.get("cards"), "types": tie.get("types"),
+              "other": tie.get("other")}
+    if tie.get("by") == "cards" and n_winners == 1:
+        msg = N_("%(names)s wins: tied on points (%(score)s), the most cards decide (%(cards)d to %(other)d)")
+    elif tie.get("by") == "types" and n_winners == 1:
+        msg = N_("%(names)s wins: tied on points (%(score)s) and cards (%(cards)d), the most different sin "
+                 "types decide (%(types)d to %(other)d)")
+    else:
+        msg = N_("%(names)s win: tied on points (%(score)s), cards (%(cards)d) and sin types (%(types)d), "
+                 "they share the win")
+    try:
+        return _(msg) % values
+    except (TypeError, ValueError):  # a play kept from an older file without the counts
+        return _(N_("%(names)s wins with %(score)s") if n_winners == 1 else N_("%(names)s win with %(score)s")) % {
+            "names": names, "score": score}
+
+
 def share_text(play: dict, game_title: str, date: str, _: Callable[[str], str],
                terms: Callable[[str, str | None], str | None] | None = None) -> str:
     """"7 - The Sins, Fri 23 Nov: Chiara wins with −8 (fewest points win: the Abyss scored −1).
@@ -248,6 +268,8 @@ def share_text(play: dict, game_title: str, date: str, _: Callable[[str], str],
     elif play["game"] == "fivesails" and outcome.get("victory") not in (None, "fifth-day"):
         # Dominance, Economic or Assassination won it, not the Renown score: the victory says it.
         head = _(N_("%(names)s wins") if len(winners) == 1 else N_("%(names)s win")) % {"names": names}
+    elif play["game"] == "sins" and isinstance(outcome.get("tie"), dict) and len(scores) == 1 and None not in scores:
+        head = _sins_tie(outcome["tie"], names, signed(next(iter(scores))), len(winners), _)
     elif len(scores) == 1 and None not in scores:
         msg = N_("%(names)s wins with %(score)s") if len(winners) == 1 else N_("%(names)s win with %(score)s")
         head = _(msg) % {"names": names, "score": signed(next(iter(scores)))}

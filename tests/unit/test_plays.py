@@ -275,6 +275,43 @@ def test_the_share_text_reads_like_the_issue_example():
                     "Margherita 0, Alberto 1, Luca 8.")
 
 
+def tied_sins_doc(totals: dict, abyss_total: int):
+    """A finished 7 Sins table counted on the quick path: name -> (points, cards, types)."""
+    doc = doc_for(sins_table.new_state, list(totals))
+    ids = {p["name"]: p["id"] for p in doc["state"]["players"]}
+    score = doc["state"]["game"]["score"]
+    score["mode"], score["abyss_total"] = "quick", abyss_total
+    score["quick"] = {str(ids[n]): {"points": p, "cards": c, "types": t} for n, (p, c, t) in totals.items()}
+    sins_table.finish(doc)
+    return doc
+
+
+@pytest.mark.parametrize("totals, head", [
+    pytest.param({"Ana": (-8, 9, 4), "Bo": (-8, 8, 5), "Cy": (3, 9, 4)},
+                 "Ana wins: tied on points (−8), the most cards decide (9 to 8)", id="cards"),
+    pytest.param({"Ana": (-8, 9, 3), "Bo": (-8, 9, 4), "Cy": (3, 9, 4)},
+                 "Bo wins: tied on points (−8) and cards (9), the most different sin types decide (4 to 3)",
+                 id="types"),
+    pytest.param({"Ana": (-8, 9, 4), "Bo": (-8, 9, 4), "Cy": (3, 9, 4)},
+                 "Ana, Bo win: tied on points (−8), cards (9) and sin types (4), they share the win", id="shared"),
+])
+def test_after_a_tie_on_points_the_share_text_says_what_decided(totals, head):
+    """Issue 28. Rulebook, End of the game: on equal points the most cards win, then the most
+    different types; still level, the tied players share it. Points first, then the tie-break."""
+    play = build.build_play("sins", tied_sins_doc(totals, -1))
+    text = export.share_text(play, "7 - The Sins", "Fri 20 Nov", lambda m: m)
+    assert text.startswith(f"7 - The Sins, Fri 20 Nov: {head} (fewest points win: the Abyss scored −1).")
+
+
+def test_the_tie_share_text_is_french_in_french(app):
+    from flask_babel import force_locale, gettext
+
+    play = build.build_play("sins", tied_sins_doc({"Ana": (-8, 9, 4), "Bo": (-8, 8, 5)}, -1))
+    with app.test_request_context(), force_locale("fr"):
+        text = export.share_text(play, "7 - The Sins", "ven. 20 nov.", gettext)
+    assert "Ana gagne : égalité de points (−8), le plus de cartes départage (9 contre 8)" in text
+
+
 def test_the_share_text_of_a_team_game_names_the_side():
     play = build.build_play("others", others_doc("sins"))
     assert export.share_text(play, "The Others: 7 Sins", "Fri 20 Nov", lambda m: m) == \

@@ -2,6 +2,7 @@
 page full and as an htmx fragment, and every bad input answered next to its field (never a 500)."""
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -241,7 +242,7 @@ def test_a_four_player_table_is_scored_overridden_undone_and_finished(sins):
     page = text_of(sins.page("score"))
     assert "The Abyss scores −1: 7 or less, so the fewest points win." in page
     assert "Best placement when the fewest points win: Luxuria, Acedia." in page
-    assert "Winner: Margherita (on points)" in page
+    assert "Winner: Margherita Decided on points: 0." in page
     margherita = sins.ids()["Margherita"]
 
     resp = sins.post("stones", {"player": margherita, "stones_on": ["invidia", "ira"]}, page="score")
@@ -250,7 +251,7 @@ def test_a_four_player_table_is_scored_overridden_undone_and_finished(sins):
     assert "Stones placed by the player on: Invidia, Ira." in page
     assert "The best placement (Luxuria, Acedia) would give 0." in page
     assert re.search(r"Margherita 14 points", page)
-    assert "Winner: Bo (on points)" in page
+    assert "Winner: Bo Decided on points: 2." in page
 
     assert sins.tables.undo(sins.token, page="score").status_code == 200
     assert "stones_on" not in sins.gs["score"] or str(margherita) not in sins.gs["score"]["stones_on"]
@@ -373,12 +374,41 @@ def test_the_quick_path_ranks_totals_with_the_tie_breaks(sins):
     assert "Count the Abyss of Souls, or say whether the most or the fewest points win." in page
     assert sins.post("direction", {"on": 0}, page="score").status_code == 200
     page = text_of(sins.page("score"))
-    assert "Winner: Bo (tie on points: the most cards decide)" in page
+    # The result leads with what decided it: points first, then the rulebook's tie-break (issue 28).
+    assert "Winner: Bo Tied on points (5) with Margherita: the most cards decide, 10 to 9." in page
+    assert "Our reading: only real cards count in this tiebreak, not the Stones." in page
     assert sins.post("abyss/total", {"points": 10}, page="score").status_code == 200
     assert "Winner: Di" in text_of(sins.page("score"))
     assert sins.post("finish", page="score").status_code == 200
     assert sins.doc.result["winners"] == ["Di"]
     assert sins.doc.result["scores"][0] == {"name": "Di", "points": 12}
+
+
+@pytest.mark.parametrize("lang, card, share", [
+    pytest.param("en", "Winner: Bo Tied on points (5) with Margherita: the most cards decide, 10 to 9. "
+                 "Our reading: only real cards count in this tiebreak, not the Stones.",
+                 "Bo wins: tied on points (5), the most cards decide (10 to 9) (fewest points win)", id="en"),
+    pytest.param("fr", "Gagnant : Bo Égalité de points (5) avec Margherita : le plus de cartes départage, 10 contre 9. "
+                 "Notre lecture : seules les vraies cartes comptent pour ce départage, pas les Pierres.",
+                 "Bo gagne : égalité de points (5), le plus de cartes départage (10 contre 9) (le moins de points "
+                 "gagne)", id="fr"),
+])
+def test_a_finished_tie_leads_with_points_then_the_tie_break(sins, lang, card, share):
+    """Issue 28: after a tie on points, the result card and the group-chat text say the cards decided."""
+    sins.ready()
+    sins.post("mode", {"mode": "quick"}, page="score")
+    ids = sins.ids()
+    for name, (points, cards, types) in {"Margherita": (5, 9, 4), "Bo": (5, 10, 3), "Cy": (9, 6, 3), "Di": (12, 8, 5)}.items():
+        sins.post("quick", {"player": ids[name], "points": points, "cards": cards, "types": types}, page="score")
+    sins.post("direction", {"on": 0}, page="score")
+    assert sins.post("finish", page="score").status_code == 200
+    if lang == "fr":
+        sins.tables.client.set_cookie("lang", "fr", domain="companion.test")
+    resp = sins.page("score")
+    page = " ".join(text_of(resp).split())
+    assert card in page
+    found = re.search(r'<textarea id="share-text"[^>]*>([^<]*)</textarea>', resp.get_data(as_text=True))
+    assert found and share in " ".join(html.unescape(found.group(1)).split())
 
 
 @pytest.mark.parametrize("data, field, message", [

@@ -355,6 +355,37 @@ def decided_by(standings: Sequence[Standing], most_wins: bool) -> str:
 
 
 @dataclass(frozen=True)
+class Decision:
+    """What decided the win, to say first: the reason (as `decided_by`), the winner's points, cards
+    and types, the tied players who lost on the tie-break, and the best count among them on it."""
+
+    by: str
+    points: int
+    cards: int
+    types: int
+    rivals: tuple[str, ...] = ()
+    other: int | None = None
+
+
+def decision(standings: Sequence[Standing], most_wins: bool) -> Decision | None:
+    """End of the game, ties: points first; on equal points the most cards (reserve cards only, our
+    reading), then the most different types; level on all three, the win is shared."""
+    if not standings:
+        return None
+    by = decided_by(standings, most_wins)
+    keys = [rank_key(s, most_wins) for s in standings]
+    best = min(keys)
+    winner = standings[keys.index(best)]
+    depth = {"points": 0, "cards": 1, "types": 2}.get(by)
+    if depth is None:
+        return Decision(by, winner.points, winner.cards, winner.types)
+    level = [s for s, k in zip(standings, keys) if k[:depth] == best[:depth] and k != best]
+    field = ("cards", "types")[depth - 1] if depth else None
+    return Decision(by, winner.points, winner.cards, winner.types, tuple(s.name for s in level) if depth else (),
+                    max(getattr(s, field) for s in level) if field else None)
+
+
+@dataclass(frozen=True)
 class GameScore:
     """The whole table's final count."""
 

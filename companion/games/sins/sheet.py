@@ -190,6 +190,17 @@ class TableScore:
         found = self.game or self.quick
         return found.decided_by if found else None
 
+    @property
+    def decision(self) -> rules.Decision | None:
+        """What decided the win (points, or the tie-break that did), with the counts to say it."""
+        if self.game is not None:
+            standings = [rules.Standing(p.name, p.points, p.cards, p.types) for p in self.game.players]
+        elif self.quick is not None:
+            standings = list(self.quick.players)
+        else:
+            return None
+        return rules.decision(standings, bool(self.most_points_wins))
+
 
 def warnings(state: dict) -> list[Problem]:
     """Impossible counts entered for scoring, shown before the result is recorded but never refused

@@ -12,7 +12,7 @@ from ...api import api, json_endpoint
 from ...domain import N_
 from ...tables import store
 from ...tables.actions import action
-from . import checks, rules, table
+from . import checks, readings, rules, table
 from .forms import (AbyssForm, AbyssTotalForm, ActionForm, ForPlayerForm, JudgmentForm, ModeForm, PickPlayerForm,
                     PlacementForm, QuickForm, ReserveForm, SinChoiceForm, StepForm, StoneForm, ToggleForm)
 
@@ -259,4 +259,4 @@ def context(slug: str, tbl, state: dict) -> dict:
     from .pages import build
 
     return {"sv": build(slug, tbl, state), "SINS": rules.SINS, "SIN_NAMES": rules.SIN_NAMES,
-            "STEP_NAMES": STEP_NAMES, "DECIDED_BY": rules.DECIDED_BY}
+            "STEP_NAMES": STEP_NAMES, "DECIDED_BY": rules.DECIDED_BY, "READINGS": readings.READINGS}
