@@ -314,3 +314,18 @@ def test_penitenziagite_finishes_the_round(third_on, current, round_done, over, 
 def test_without_penitenziagite_the_third_last_judgment_ends_the_game_at_once():
     end = rules.ending([1, 2, 3, 4], 3, 1, False, current=1)
     assert end.over and end.still_to_play == ()
+
+
+# -- readings: the same words in the app and in the rules page (issue 28) ---------------------------
+
+@pytest.mark.parametrize("key", ["stones-not-cards"])
+def test_every_reading_the_app_states_is_in_its_english_rules_page_word_for_word(key):
+    from pathlib import Path
+
+    from companion.games.sins.readings import READINGS
+
+    slug, text = READINGS[key]
+    page = Path(__file__).resolve().parents[2] / "companion/rules/content/sins" / f"{slug}.md"
+    assert " ".join(text.split()) in " ".join(page.read_text(encoding="utf-8").split())
+    # the literal alternative is named, not only our reading
+    assert "literal alternative" in text
