@@ -297,8 +297,8 @@ def render(t: TableView, *, status: int = 200, bound: Bound | None = None, banne
         banner = {"kind": "error", "text": _("That was not saved:"), "details": details}
     db = get_session()
     actions = store.recent_actions(db, t.table.id)
-    latest = next((a for a in actions if a.undoes is None and a.undone_by is None
-                   and a.kind not in store.NOT_UNDOABLE), None)
+    # What the one-tap Undo takes back (store.latest_undoable): an undo too, which redoes its change.
+    latest = next((a for a in actions if a.undone_by is None and a.kind not in store.NOT_UNDOABLE), None)
     if latest is None and len(actions) == store.RECENT:
         latest = store.latest_undoable(db, t.table.id)
     extra = t.game.context(t.page.slug, t.table, t.state) if t.game.context else {}

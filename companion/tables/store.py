@@ -1,10 +1,10 @@
-"""Saving tables: create, load, change through the action log, undo, and refuse silent overwrites.
+"""Saving tables: create, load, change through the action log, and refuse silent overwrites.
 
 Every change goes through `apply`, inside one write transaction that holds the table's lock
 (`BEGIN IMMEDIATE` on SQLite, `SELECT ... FOR UPDATE` on PostgreSQL), so writers to one table
 take turns instead of racing. The caller's `mutate` changes a copy of the document; the store
 diffs it against the original and logs the change as a JSON Patch (RFC 6902) that turns the new
-document back into the old one, which is all an undo needs. Nothing else is copied.
+document back into the old one, which is all an undo needs (undo.py). Nothing else is copied.
 
 Conflicts are judged from what really changed. A change says whether it is *relative* (an
 increment: it commutes, so it lands on top of anything) or *absolute* (it sets values the phone
@@ -213,10 +213,10 @@ NOT_UNDOABLE = ("table.link",)
 
 
 def latest_undoable(session: Session, table_id: int) -> Action | None:
-    """What the one-tap Undo takes back: the newest change still standing that is not an undo."""
+    """What the one-tap Undo takes back: the newest change still standing, an undo included (taking
+    back an undo does its change again: undo.py)."""
     stmt = (select(Action)
-            .where(Action.table_id == table_id, Action.undone_by.is_(None), Action.undoes.is_(None),
-                   Action.kind.notin_(NOT_UNDOABLE))
+            .where(Action.table_id == table_id, Action.undone_by.is_(None), Action.kind.notin_(NOT_UNDOABLE))
             .order_by(Action.version.desc()).limit(1))
     return session.execute(stmt).scalars().first()
 
@@ -436,65 +436,3 @@ def _mark_undone(session: Session, table_id: int, by: Action) -> None:
         session.execute(update(Action).where(Action.id.in_(now_undone)).values(undone_by=by.id))
     if back:
         session.execute(update(Action).where(Action.id.in_(back)).values(undone_by=None))
-
-
-def _revert(session: Session, table: Table, to_version: int, change: Change, *, submission: str | None,
-            undoes: Action | None = None) -> Action:
-    before = snapshot(table)
-    after = document_at(session, table, to_version)
-    action = _log(session, table, before, after, change, submission=submission, undoes=undoes,
-                  reverts_to=to_version)
-    _mark_undone(session, table.id, action)
-    return action
-
-
-def undo(session: Session, table_id: int, expected_action_id: int | None, *,
-         submission: str | None = None) -> tuple[Table, Action]:
-    """Take back the latest change that still stands and is not itself an undo; log the undo.
-
-    `expected_action_id` is the change the phone showed next to its Undo button. If the latest
-    change is now a different one (another phone acted), nothing is undone and the phone is told.
-    """
-    with _locked(session, table_id) as table:
-        try:
-            _already(session, table, submission)
-        except AlreadyDone as done:
-            target = session.get(Action, done.action.undoes) if done.action.undoes else done.action
-            raise AlreadyDone(table, target) from None
-        target = latest_undoable(session, table_id)
-        if target is None:
-            raise NothingToUndo()
-        if expected_action_id is not None and target.id != expected_action_id:
-            raise Conflict(table, _since(session, table_id, target.version - 1), reason="undo-moved")
-        change = Change("undo", N_("Undo: %(what)s"), {"what": {"msg": target.summary, "args": target.args}})
-        _revert(session, table, target.version - 1, change, submission=submission, undoes=target)
-    return _fresh(session, table_id), target
-
-
-def undo_back_to(session: Session, table_id: int, action_id: int, seen_version: int | None, *,
-                 submission: str | None = None) -> tuple[Table, Action, int]:
-    """Take back every change made after action `action_id`, as one logged action (itself undoable).
-
-    `seen_version` is the version the phone's history list showed; if the table moved on since,
-    nothing happens and the phone is asked first (Conflict "history-moved" with what changed).
-    Returns the fresh table, the action gone back to, and how many later changes were taken back.
-    """
-    with _locked(session, table_id) as table:
-        _already(session, table, submission)
-        target = session.get(Action, action_id)
-        if target is None or target.table_id != table_id:
-            raise LookupError(action_id)
-        if seen_version is not None and seen_version != table.version:
-            raise Conflict(table, _since(session, table_id, min(seen_version, table.version)),
-                           reason="history-moved")
-        # What going back takes away: the later changes that still stand (undos don't count).
-        standing = _standing(session, table_id)
-        later = session.execute(select(Action.id).where(Action.table_id == table_id, Action.reverts_to.is_(None),
-                                                        Action.version > target.version)).scalars().all()
-        taken_back = sum(1 for i in later if i in standing)
-        if target.version == table.version or not taken_back:
-            raise NothingToUndo()
-        change = Change("revert", N_("Undid every change after: %(what)s"),
-                        {"what": {"msg": target.summary, "args": target.args}, "n": taken_back})
-        _revert(session, table, target.version, change, submission=submission)
-    return _fresh(session, table_id), target, taken_back

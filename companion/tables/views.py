@@ -21,6 +21,7 @@ from ..text import clean_line
 from ..web import local_path, wants_fragment
 from . import players as players_mod
 from . import qr, recent, store, tokens
+from . import undo as undoing
 from .forms import (AddPlayerForm, ArchiveForm, BackToForm, ColourForm, EmptyForm, MoveForm, NewTableForm, OpenLinkForm,
                     PlayerForm, PrefsForm, RenamePlayerForm, RenameTableForm, StatusForm, TableForm, UndoForm)
 from .actions import action, after_change, table_created, table_changed
@@ -252,7 +253,7 @@ def undo(token):
         return render(t, status=422, bound=Bound("undo", request.form.copy(), {},
                                                    [str(m) for ms in form.errors.values() for m in ms]))
     try:
-        t.table, target = store.undo(get_session(), table.id, form.action.data, submission=submission())
+        t.table, target = undoing.undo(get_session(), table.id, form.action.data, submission=submission())
     except store.NothingToUndo:
         return render(t, status=409, banner={"kind": "info", "text": _("There is nothing left to undo.")})
     except store.Conflict as conflict:
@@ -260,7 +261,10 @@ def undo(token):
         return render(t, status=409, banner=conflict_banner(conflict))
     except store.AlreadyDone as done:  # a retried tap whose first answer was lost
         t.table, target = done.table, done.action
-    flash(_("Undone: %(what)s", what=render_message(target.summary, target.args)))
+    what = undoing.what_it_took_back(target)
+    what = render_message(what["msg"], what["args"])
+    # Taking back an undo does its change again: say so, never "Undone: Undo: ...".
+    flash(_("Redone: %(what)s", what=what) if target.kind == undoing.UNDO else _("Undone: %(what)s", what=what))
     return after_change(t)
 
 
@@ -412,8 +416,8 @@ def undo_back_to(token):
             "kind": "error", "text": _("That was not saved:"),
             "details": [str(m) for ms in form.errors.values() for m in ms]})
     try:
-        fresh, target, n = store.undo_back_to(get_session(), table.id, form.action.data, seen_version(),
-                                              submission=submission())
+        fresh, target, n = undoing.undo_back_to(get_session(), table.id, form.action.data, seen_version(),
+                                                submission=submission())
     except store.Gone:
         raise  # deleted or link replaced meanwhile: errors.py says which
     except LookupError:

@@ -9,8 +9,12 @@ with the store says what must happen:
   conflict; anything else lands (increments always land);
 - the table always equals the oracle's document, so every acknowledged change is in it, and no
   acknowledged change was overwritten by a phone that had not seen it;
-- an undo restores exactly the document before the change it takes back, "undo back to here"
-  exactly the document at that change, and undoing those brings back exactly what they removed.
+- an undo takes back the newest change, whatever it is (an undo too: Undo twice returns the table
+  to exactly where it was before the first), restoring exactly the document before it; "undo back
+  to here" restores exactly the document at that change, and undoing those brings back exactly
+  what they removed;
+- the log is append-only: every step adds its one action at the end and no earlier entry changes
+  (what it did, its words, its patch); only the strike-through follows what stands.
 """
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ from hypothesis import strategies as st
 from sqlalchemy.orm import Session
 
 from companion.tables import store
+from companion.tables import undo as undoing
 from companion.tables.store import Change
 
 GAMES = {"sins": ("Ana", "Bo", "Cy"), "gibbon": ("Ana", "Bo", "Cy", "Di"), "fivesails": ("Ana", "Bo", "Cy"),
@@ -104,8 +109,8 @@ class Oracle:
         return current
 
     def latest_undoable(self):
-        standing = self.standing()
-        return next((v for v, _r, undo in reversed(self.log) if v in standing and not undo), None)
+        """The newest change: it always stands, and an undo is taken back like any change."""
+        return self.log[-1][0] if self.log else None
 
     def missed(self, seen, paths):
         return [v for v in range(seen + 1, self.version + 1) if overlap(self.wrote[v], paths)]
@@ -136,6 +141,8 @@ def test_two_stale_phones_never_overwrite_silently_and_undo_restores_exactly(tab
     values = spread([p for p, v in leaves(oracle.doc) if p[0] in ("name", "state")], 3)
     numbers = spread([p for p, v in leaves(oracle.doc) if isinstance(v, int) and p[0] == "state"], 2)
     seen = [0, 0]
+    entries = []  # the log as first written: it only grows
+    before_undo = None  # the document before the previous step, when that step was an undo
 
     for phone, op, pick, amount in steps:
         if op == "look":
@@ -172,11 +179,16 @@ def test_two_stale_phones_never_overwrite_silently_and_undo_restores_exactly(tab
             target = oracle.latest_undoable()
             if target is None:
                 with pytest.raises(store.NothingToUndo):
-                    store.undo(session, table.id, None)
+                    undoing.undo(session, table.id, None)
                 continue
-            table, undone = store.undo(session, table.id, None)
+            undid_last = before_undo is not None and oracle.log[-1][2]
+            first = oracle.doc
+            table, undone = undoing.undo(session, table.id, None)
             assert undone.version == target
             oracle.commit(oracle.docs[target - 1], reverts_to=target - 1, is_undo=True)
+            if undid_last:  # Undo twice: back where the table was before the first
+                assert store.snapshot(table) == before_undo
+            before_undo = first
         else:  # undo back to an earlier change that has later changes standing
             standing = oracle.standing()
             content = {v for v, r, _u in oracle.log if r is None and v in standing}  # not undos
@@ -185,11 +197,17 @@ def test_two_stale_phones_never_overwrite_silently_and_undo_restores_exactly(tab
                 continue
             back = choices[pick % len(choices)]
             action = next(a for a in store.history(session, table.id, 1, 10**6)[0] if a.version == back)
-            table, _target, _n = store.undo_back_to(session, table.id, action.id, oracle.version)
+            table, _target, _n = undoing.undo_back_to(session, table.id, action.id, oracle.version)
             oracle.commit(oracle.docs[back], reverts_to=back)
+        if op != "undo":
+            before_undo = None
         seen[phone] = oracle.version
         assert store.snapshot(table) == oracle.doc
         assert table.version == oracle.version
+        log = sorted(store.history(session, table.id, 1, 10**6)[0], key=lambda a: a.version)
+        now = [(a.id, a.version, a.kind, a.summary, a.args, a.undo_patch, a.undoes, a.reverts_to) for a in log]
+        assert now[:len(entries)] == entries and len(now) == oracle.version  # appended, nothing rewritten
+        entries = now
 
     fresh = tables.table(token)
     assert store.snapshot(fresh) == oracle.doc

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from companion.db import alembic_config, normalize_url
 from companion.tables import store
+from companion.tables import undo as undoing
 from tests.conftest import BACKENDS, PG_URL
 from tests.servers import private_database
 
@@ -69,11 +70,12 @@ def test_old_logs_become_patches_that_still_undo(old_database):
         assert log[4].reverts_to == 2 and log[3].undone_by == ids[4]
         for version in range(5):
             assert store.document_at(session, table, version) == docs[version]
-        # The one-tap Undo carries on where the old log left off: the note, then the +2.
-        table, undone = store.undo(session, table_id, None)
-        assert undone.version == 2 and store.snapshot(table) == docs[1]
-        table, undone = store.undo(session, table_id, None)
-        assert undone.version == 1 and store.snapshot(table) == docs[0]
-        with pytest.raises(store.NothingToUndo):
-            store.undo(session, table_id, None)
+        # The one-tap Undo carries on where the old log left off: it takes back the old undo (the +5
+        # again), then that; "undo back to here" still reaches the start of the old log.
+        table, undone = undoing.undo(session, table_id, None)
+        assert undone.version == 4 and store.snapshot(table) == docs[3]
+        table, undone = undoing.undo(session, table_id, None)
+        assert undone.version == 5 and store.snapshot(table) == docs[4]
+        table, _target, _n = undoing.undo_back_to(session, table_id, ids[1], None)
+        assert store.snapshot(table) == docs[1]
     engine.dispose()

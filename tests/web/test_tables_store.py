@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from companion.domain import Invalid, Problem
 from companion.models import Action
 from companion.tables import players, store
+from companion.tables import undo as undoing
 from companion.tables.store import Change
 
 
@@ -104,20 +105,25 @@ def test_a_phone_from_the_future_is_refused(session):
         store.apply(session, table.id, 5, *add(1))
 
 
-def test_undo_walks_back_one_change_at_a_time_and_is_logged(session):
+def test_undo_takes_back_the_newest_change_and_an_undo_redoes_it(session):
     table = new_table(session)
+    with pytest.raises(store.NothingToUndo):  # nothing in the log yet
+        undoing.undo(session, table.id, None)
     store.apply(session, table.id, None, *add(1))
     store.apply(session, table.id, None, *add(10))
-    table, undone = store.undo(session, table.id, None)
+    table, undone = undoing.undo(session, table.id, None)
     assert table.state["game"]["score"] == 1 and undone.args == {"n": 10}
-    table, undone = store.undo(session, table.id, None)
-    assert table.state["game"]["score"] == 0 and undone.args == {"n": 1}
-    with pytest.raises(store.NothingToUndo):
-        store.undo(session, table.id, None)
+    table, undone = undoing.undo(session, table.id, None)  # takes back the undo: the +10 again
+    assert table.state["game"]["score"] == 11 and undone.kind == "undo"
+    table, undone = undoing.undo(session, table.id, None)
+    assert table.state["game"]["score"] == 1 and undone.kind == "redo"
     log = actions(session, table.id)
-    assert [a.kind for a in log] == ["score.add", "score.add", "undo", "undo"]
-    assert log[0].undone_by == log[3].id and log[1].undone_by == log[2].id
-    assert log[2].args["what"] == {"msg": "%(n)s points", "args": {"n": 10}}
+    assert [a.kind for a in log] == ["score.add", "score.add", "undo", "redo", "undo"]
+    assert [a.summary for a in log[2:]] == ["Undo: %(what)s", "Redone: %(what)s", "Undo: %(what)s"]
+    assert all(a.args["what"] == {"msg": "%(n)s points", "args": {"n": 10}} for a in log[2:])
+    # What stands is what the document holds: the +1 and the first undo (the table is as it left it);
+    # the +10 and the redo are struck through by the last undo.
+    assert [a.undone_by for a in log] == [None, log[4].id, None, log[4].id, None]
 
 
 def test_undo_refuses_when_the_latest_change_is_not_the_one_the_phone_saw(session):
@@ -126,7 +132,7 @@ def test_undo_refuses_when_the_latest_change_is_not_the_one_the_phone_saw(sessio
     seen = store.latest_undoable(session, table.id).id
     store.apply(session, table.id, None, *add(5))  # another phone, meanwhile
     with pytest.raises(store.Conflict) as err:
-        store.undo(session, table.id, seen)
+        undoing.undo(session, table.id, seen)
     assert err.value.reason == "undo-moved"
     assert store.by_token(session, table.token)[0].state["game"]["score"] == 6
 
@@ -136,23 +142,24 @@ operations = st.lists(st.one_of(st.integers(min_value=1, max_value=9), st.just("
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=operations)
-def test_undo_behaves_as_a_stack_of_changes(session, ops):
-    """Whatever mix of changes and undos, the table equals replaying the changes still standing."""
+def test_undo_takes_back_the_newest_change_whatever_it_is(session, ops):
+    """Whatever mix of changes and undos, an undo returns the table to what it was just before the
+    newest change (an undo included), and the log only grows."""
     table = new_table(session)
-    standing = []
+    scores = [0]  # the score at each version
     for op in ops:
         if op == "undo":
-            if standing:
-                standing.pop()
-                table, _ = store.undo(session, table.id, None)
-            else:
+            if len(scores) == 1:
                 with pytest.raises(store.NothingToUndo):
-                    store.undo(session, table.id, None)
+                    undoing.undo(session, table.id, None)
+                continue
+            table, _ = undoing.undo(session, table.id, None)
+            scores.append(scores[-2])
         else:
-            standing.append(op)
             table = store.apply(session, table.id, None, *add(op))
-        assert table.state["game"]["score"] == sum(standing)
-    assert table.version == len(actions(session, table.id))
+            scores.append(scores[-1] + op)
+        assert table.state["game"]["score"] == scores[-1]
+    assert table.version == len(actions(session, table.id)) == len(scores) - 1
 
 
 def run_in_threads(app, n, work):
