@@ -76,20 +76,30 @@ def db_backend(request):
 
 
 @pytest.fixture
-def app(db_backend, request, tmp_path, monkeypatch):
-    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
-    app = make_app(_database_url(db_backend, request, tmp_path), tmp_path)
-    yield app
-    app.extensions["companion.engine"].dispose()
+def app_with(db_backend, request, tmp_path, monkeypatch):
+    """Make the app on this test's database (each backend) with extra config: `app_with(KEY=value)`.
+    Every app made is disposed of when the test ends."""
+    made = []
+
+    def factory(**extra):
+        monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+        made.append(make_app(_database_url(db_backend, request, tmp_path), tmp_path, **extra))
+        return made[-1]
+
+    yield factory
+    for each in made:
+        each.extensions["companion.engine"].dispose()
 
 
 @pytest.fixture
-def csrf_app(db_backend, request, tmp_path, monkeypatch):
+def app(app_with):
+    return app_with()
+
+
+@pytest.fixture
+def csrf_app(app_with):
     """The app exactly as deployed: CSRF checked on every form."""
-    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
-    app = make_app(_database_url(db_backend, request, tmp_path), tmp_path, WTF_CSRF_ENABLED=True)
-    yield app
-    app.extensions["companion.engine"].dispose()
+    return app_with(WTF_CSRF_ENABLED=True)
 
 
 @pytest.fixture

@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Tables, _database_url, make_app, text_of
+from tests.conftest import Tables, text_of
 
 NEW = {"name": "T", "players-0": "Ana", "players-1": "Bo", "players-2": "Cy"}
 
 
 @pytest.fixture
-def limited(db_backend, request, tmp_path, monkeypatch):
-    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
-    app = make_app(_database_url(db_backend, request, tmp_path), tmp_path, RATELIMIT_ENABLED=True,
-                   LIMIT_NEW_TABLES="3 per minute", LIMIT_NEW_GROUPS="2 per minute",
-                   LIMIT_TABLE_ACTIONS="4 per minute")
-    yield app
-    app.extensions["companion.engine"].dispose()
+def limited(app_with):
+    return app_with(RATELIMIT_ENABLED=True, LIMIT_NEW_TABLES="3 per minute", LIMIT_NEW_GROUPS="2 per minute",
+                    LIMIT_TABLE_ACTIONS="4 per minute")
 
 
 def _too_many(resp):

@@ -18,12 +18,9 @@ FIXTURE = pathlib.Path(__file__).resolve().parent.parent / "rules_fixture" / "co
 
 
 @pytest.fixture
-def app(db_backend, request, tmp_path, monkeypatch):
+def app(app_with):
     """The app on the fixture content (the real references arrive with the game helpers' work)."""
-    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
-    app = make_app(_database_url(db_backend, request, tmp_path), tmp_path, RULES_CONTENT=str(FIXTURE))
-    yield app
-    app.extensions["companion.engine"].dispose()
+    return app_with(RULES_CONTENT=str(FIXTURE))
 
 
 @pytest.fixture
@@ -318,12 +315,9 @@ def test_every_page_has_the_search_entry(client):
 
 
 @pytest.fixture
-def real_app(db_backend, request, tmp_path, monkeypatch):
+def real_app(app_with):
     """The app on the package's own content: the game pages link into the real references."""
-    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
-    app = make_app(_database_url(db_backend, request, tmp_path), tmp_path)
-    yield app
-    app.extensions["companion.engine"].dispose()
+    return app_with()
 
 
 def test_on_a_table_page_the_search_starts_with_the_tables_game(real_app):
