@@ -1,21 +1,22 @@
-/* City of Five Sails: a Leader linked to a duel starts from its tracker. When "This is that player's
-   Leader" is ticked with a player chosen, fill "Wounds already" (and Resolve, when the tracker knows
-   it) from that player's tracker. The server does the same whatever is sent: this only shows it. */
+/* City of Five Sails: a Leader linked to a duel starts from its tracker. When a side's "Ana's Leader"
+   chip is tapped, fill "Wounds already" (and Resolve, when the tracker knows it) from that player's
+   tracker. The server does the same whatever is sent: this only shows it. */
 (function () {
   "use strict";
-  function fill(side) {
-    var select = side.querySelector("select[name$='.player']");
-    var leader = side.querySelector("input[type=checkbox][name$='.leader']");
-    if (!select || !leader || !leader.checked) return;
-    var option = select.options[select.selectedIndex];
-    if (!option || !option.value) return;
-    var wounds = side.querySelector("input[name$='.wounds']");
-    var resolve = side.querySelector("input[name$='.resolve']");
-    if (wounds) wounds.value = option.getAttribute("data-wounds") || "0";
-    if (resolve && option.getAttribute("data-resolve")) resolve.value = option.getAttribute("data-resolve");
+  function put(box, value) {
+    if (!box) return;
+    box.value = value;
+    box.dispatchEvent(new Event("input", { bubbles: true }));  /* the box's chips follow it */
   }
   document.addEventListener("change", function (e) {
-    var side = e.target.closest && e.target.closest("[data-fs-tracked]");
-    if (side && (e.target.matches("select[name$='.player']") || e.target.matches("input[name$='.leader']"))) fill(side);
+    var chip = e.target;
+    if (!chip.matches || !chip.matches("[data-fs-tracked] input[type=radio][name$='.leader_of']")) return;
+    if (!chip.checked || !chip.value) return;
+    var side = chip.closest("[data-fs-tracked]");
+    var prefix = chip.name.slice(0, -".leader_of".length);
+    put(side.querySelector("input[type=text][name='" + prefix + ".wounds']"), chip.getAttribute("data-wounds") || "0");
+    if (chip.getAttribute("data-resolve")) {
+      put(side.querySelector("input[type=text][name='" + prefix + ".resolve']"), chip.getAttribute("data-resolve"));
+    }
   });
 })();

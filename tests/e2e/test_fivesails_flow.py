@@ -43,24 +43,23 @@ def tap_plus(page, form_id: str, times: int):
         expect(page.locator("#live")).not_to_have_attribute("data-version", version)
 
 
-def start_leader_duel(page, *, wounds_typed: str = "0", tracker: str = "0"):
-    """Ana's Leader Kaspar (Combat 3, Resolve 6) challenges Bo's Leader Soline (Resolve 5)."""
-    page.get_by_role("link", name=re.compile("A challenge\\? Open the duel")).click()
+def start_leader_duel(page, *, tracker: str = "0"):
+    """Ana's Leader Kaspar (Combat 3, Resolve 6) challenges Bo's Leader Soline (Resolve 5): the Day
+    page's "challenge by Ana" chip presets Ana's Leader; each Leader is one chip."""
+    page.locator(".fs-challenge").get_by_role("link", name="Ana", exact=True).click()
     expect(page.get_by_role("heading", name="A new duel")).to_be_visible()
     form = page.locator("#duel-setup")
     challenger = form.get_by_role("group", name="Challenger")
+    expect(challenger.get_by_role("radio", name="Ana's Leader")).to_be_checked()
     challenger.get_by_label("Name", exact=True).fill("Kaspar")
-    challenger.get_by_label("Duel stat", exact=True).fill("3")
+    challenger.locator("label.num-chip", has_text=re.compile("^3$")).first.click()  # Duel stat 3
     challenger.get_by_label("Resolve", exact=True).fill("6")
-    challenger.get_by_label("Whose character?", exact=True).select_option(label="Ana")
-    challenger.get_by_label("This is that player's Leader", exact=True).check()
     defender = form.get_by_role("group", name="Challenged character")
     defender.get_by_label("Name", exact=True).fill("Soline")
     defender.get_by_label("Resolve", exact=True).fill("5")
-    defender.get_by_label("Wounds already", exact=True).fill(wounds_typed)
-    defender.get_by_label("Whose character?", exact=True).select_option(label="Bo")
-    defender.get_by_label("This is that player's Leader", exact=True).check()
-    # Linking Bo's Leader fills "Wounds already" from Bo's tracker, whatever was typed.
+    defender.get_by_label("Duel stat", exact=True).fill("2")
+    defender.locator("label.fs-chip", has_text="Bo's Leader").click()
+    # Bo's Leader chip fills "Wounds already" from Bo's tracker.
     expect(defender.get_by_label("Wounds already", exact=True)).to_have_value(tracker)
     check_page(page)
     form.get_by_role("button", name="Start the duel").click()
@@ -106,11 +105,12 @@ def test_three_players_five_days_two_duels_a_leader_destroyed_and_a_fifth_day_ti
     play_card(page, 1, 1, 2)
     expect(page.locator(".fs-story")).to_contain_text("Soline takes 1 wound.")
     check_page(page)
+    # No card empties both pools: the duel is over (p. 26), and the same tap finishes it.
     page.locator("#duel-round").get_by_role("button", name="No card").click()
-    expect(page.locator(".fs-verdict")).to_have_text("The duel is over: both threat pools are empty.")
-    page.get_by_role("button", name="Finish the duel").click()
-    expect(page.get_by_role("heading", name="A new duel")).to_be_visible()
-    page.get_by_role("link", name="Renown & Leaders").click()
+    expect(page.get_by_role("heading", name="Duel over: Kaspar vs Soline")).to_be_visible()
+    expect(page.locator(".fs-last .fs-verdict")).to_have_text("The duel is over: both threat pools are empty.")
+    check_page(page)
+    page.get_by_role("navigation", name="Table pages").get_by_role("link", name="Renown & Leaders").click()
     expect(page.locator("#wounds-1-wrap output")).to_have_text("2 / 6")
     expect(page.locator("#wounds-2-wrap output")).to_have_text("1 / 5")
     check_page(page)
@@ -124,17 +124,15 @@ def test_three_players_five_days_two_duels_a_leader_destroyed_and_a_fifth_day_ti
     finish_phase(page, "Dawn")
     hand_out_first_player(page, {"Ana": 10, "Bo": 20, "Cy": 30})
     finish_phase(page, "Planning")
-    start_leader_duel(page, wounds_typed="0", tracker="1")
+    start_leader_duel(page, tracker="1")
     expect(page.locator(".fs-duellist").nth(1)).to_contain_text("Wounds 1 / 5")
     play_card(page, parry=1)
-    expect(page.locator(".fs-verdict")).to_be_visible()
+    expect(page.get_by_role("heading", name="Duel over: Kaspar vs Soline")).to_be_visible()
     check_page(page)
-    page.get_by_role("button", name="Finish the duel").click()
-    expect(page.get_by_role("heading", name="A new duel")).to_be_visible()
 
     # Cy's Leader falls to the wounds tracker: Resolve 2, two wounds; half of Cy's 4 Renown goes, once,
     # and Undo sits right there.
-    page.get_by_role("link", name="Renown & Leaders").click()
+    page.get_by_role("navigation", name="Table pages").get_by_role("link", name="Renown & Leaders").click()
     expect(page.locator("#wounds-2-wrap output")).to_have_text("3 / 5")
     tap_plus(page, "renown-3", 4)
     page.locator("#fs-player-3 .fs-resolve > summary").click()
@@ -184,9 +182,13 @@ def test_standalone_duel_calculator_with_preview_and_take_back(page):
     challenger = form.get_by_role("group", name="Challenger")
     challenger.get_by_label("Name", exact=True).fill("Kaspar")
     challenger.get_by_label("Duel stat", exact=True).fill("1")
+    challenger.locator("label:has(> input[name='challenger.resolve'][value='5'])").click()  # Resolve 5: a chip
+    challenger.get_by_text("Wounds already, Finesse").click()  # folded away: seldom changed
     challenger.get_by_label("Finesse", exact=True).fill("0")
     defender = form.get_by_role("group", name="Challenged character")
     defender.get_by_label("Name", exact=True).fill("Soline")
+    defender.get_by_label("Duel stat", exact=True).fill("2")
+    defender.get_by_label("Resolve", exact=True).fill("5")
     form.get_by_role("button", name="Start the duel").click()
     expect(page.get_by_role("heading", name="Duel: Kaspar vs Soline")).to_be_visible()
     check_page(page)

@@ -18,19 +18,37 @@ from ...tables.actions import action, game_state
 from . import duel as d, rules
 from .blueprint import bp
 from .common import form_wide, name, playing, said_destroyed, seats, table_duel
-from .duel_forms import play_problems, read_round_form, read_setup_form
+from .duel_forms import number, play_problems, read_round_form, read_setup_form
 from .forms import DuelForm
 
 
-def _with_tracked_wounds(gs: dict, form: MultiDict, links: dict) -> MultiDict:
+def _with_tracked_wounds(doc: dict, form: MultiDict, links: dict) -> MultiDict:
     """A Leader linked to a player starts the duel with the wounds on that Leader's tracker, whatever
-    "Wounds already" said: the tracker is the one record of them."""
+    "Wounds already" said: the tracker is the one record of them. A Leader's name left blank is
+    "<player>'s Leader", and its Resolve left blank is the tracker's, when the tracker knows it."""
+    gs = game_state(doc)
     out = form.copy()
     for side, link in links.items():
         if link.get("leader") and link.get("player"):
             field = "intervener" if side == d.DEFENDER and form.get("answer") == "intervene" else side
             out[f"{field}.wounds"] = str(rules.leader_wounds_for_duel(gs, link["player"]))
+            if not form.get(f"{field}.name", "").strip():
+                out[f"{field}.name"] = _("%(name)s's Leader", name=name(doc, link["player"]))[:d.NAME_MAX]
+            tracked = gs["players"][link["player"]].get("leader_resolve")
+            if tracked and not number(form, f"{field}.resolve").strip():
+                out[f"{field}.resolve"] = str(tracked)
     return out
+
+
+def _link_fields(form: MultiDict, fieldset: str, side: str) -> tuple[str | None, bool, str]:
+    """Whose character a fieldset names, whether it is that player's Leader, and the field a problem
+    sits next to. The page's chips send `<fieldset>.leader_of` (a player's id: "that player's
+    Leader"; empty: another character, not tracked); the older pair `<side>.player` and
+    `<fieldset>.leader` (a select and a checkbox, as the API-minded tests send them) still works."""
+    if f"{fieldset}.leader_of" in form:
+        pid = form.get(f"{fieldset}.leader_of", "") or None
+        return pid, pid is not None, f"{fieldset}.leader_of"
+    return form.get(f"{side}.player", "") or None, bool(form.get(f"{fieldset}.leader")), f"{side}.player"
 
 
 def _side_links(doc: dict, form: MultiDict) -> dict:
@@ -39,16 +57,15 @@ def _side_links(doc: dict, form: MultiDict) -> dict:
     at_table = seats(doc)
     problems = []
     for side in d.SIDES:
-        pid = form.get(f"{side}.player", "") or None
-        if pid is not None and pid not in at_table:
-            problems.append(Problem(f"{side}.player", N_("No such player at this table.")))
-            pid = None
         intervening = side == d.DEFENDER and form.get("answer") == "intervene"
-        leader = bool(form.get("intervener.leader" if intervening else f"{side}.leader"))
+        pid, leader, field = _link_fields(form, "intervener" if intervening else side, side)
+        if pid is not None and pid not in at_table:
+            problems.append(Problem(field, N_("No such player at this table.")))
+            pid = None
         if leader and pid is None:
-            problems.append(Problem(f"{side}.player", N_("Whose Leader is it? Choose the player.")))
+            problems.append(Problem(field, N_("Whose Leader is it? Choose the player.")))
         elif leader and game_state(doc)["players"][pid]["leader_destroyed"]:
-            problems.append(Problem(f"{side}.player", N_("%(name)s's Leader is destroyed: it cannot duel."),
+            problems.append(Problem(field, N_("%(name)s's Leader is destroyed: it cannot duel."),
                                     {"name": name(doc, pid)}))
         out[side] = {"player": pid, "leader": leader}
     if problems:
@@ -68,7 +85,7 @@ def duel_start(doc, form, said):
     except Invalid as err:
         problems += err.problems
     try:
-        setup = read_setup_form(_with_tracked_wounds(gs, request.form, links or {}))
+        setup = read_setup_form(_with_tracked_wounds(doc, request.form, links or {}))
     except Invalid as err:
         problems += err.problems
     if problems:
@@ -79,6 +96,7 @@ def duel_start(doc, form, said):
             who = setup.challenger if side == d.CHALLENGER else setup.defender
             rules.set_leader_resolve(gs, link["player"], who.resolve)
     gs["duel"] = {"setup": d.setup_data(setup), "rounds": [], "sides": links}
+    gs.pop("last_duel", None)
     said(N_("Duel: %(defender)s refuses %(challenger)s's challenge") if setup.refused
          else N_("Duel: %(challenger)s challenges %(defender)s"),
          challenger=setup.challenger.name, defender=setup.defender.name)
@@ -99,6 +117,9 @@ def _next_round(gs: dict) -> tuple[d.Round, d.Duel]:
 @action(bp, "/t/<token>/fivesails/duel/round", form=DuelForm, kind="duel.round",
         summary=N_("Duel round %(n)d: %(name)s %(what)s"), page="duel", depends_on_state=True)
 def duel_round(doc, form, said):
+    """One round of the table's duel. The duel page's round form also sends `finish`: when the round
+    leaves both threat pools empty the rules have ended the duel (p. 26 "Ending a Duel"), nothing is
+    left to decide, so the same tap finishes it (its wounds onto the Leaders' trackers)."""
     gs = playing(doc)
     rnd, after = _next_round(gs)
     gs["duel"]["rounds"].append(d.round_data(rnd))
@@ -106,6 +127,9 @@ def duel_round(doc, form, said):
             {"msg": N_("plays %(r)d / %(p)d / %(t)d"),
              "args": {"r": rnd.card.riposte, "p": rnd.card.parry, "t": rnd.card.thrust}})
     said(n=len(after.rounds), name=after.participant(after.rounds[-1].actor).name, what=what)
+    if request.form.get("finish") == "1" and after.ended:
+        played = {"msg": N_("Duel round %(n)d: %(name)s %(what)s"), "args": dict(said.args)}
+        _finish(doc, gs, after, said, N_("%(round)s. Duel over: %(outcome)s"), round=played)
 
 
 @bp.before_request
@@ -164,11 +188,19 @@ def duel_close(doc, form, said):
     current = table_duel(gs)
     if current is None:
         raise Invalid(Problem("duel", N_("There is no duel going on.")))
-    sides = gs["duel"]["sides"]
-    gs["duel"] = None
     if not current.ended:
+        gs["duel"] = None
         said(N_("Duel abandoned"))
         return
+    _finish(doc, gs, current, said, N_("Duel over: %(outcome)s"))
+
+
+def _finish(doc: dict, gs: dict, current: d.Duel, said, words: str, **args) -> None:
+    """A duel over by the rules leaves the table: its wounds go onto the linked Leaders' trackers (each
+    fall in its round's order, Assassination checked after each), and it is kept as the last duel."""
+    sides = gs["duel"]["sides"]
+    gs["last_duel"] = {"setup": gs["duel"]["setup"], "rounds": gs["duel"]["rounds"]}
+    gs["duel"] = None
     parts, leaders = [], []
     for side in d.SIDES:
         who = current.participant(side)
@@ -180,6 +212,6 @@ def duel_close(doc, form, said):
     outcome = ", ".join(parts)
     gone = rules.close_duel(gs, leaders, seats(doc))  # each fall in its round's order, checked after each
     if gone:
-        said_destroyed(said, doc, gone, N_("Duel over: %(outcome)s"), outcome=outcome)
+        said_destroyed(said, doc, gone, words, outcome=outcome, **args)
     else:
-        said(N_("Duel over: %(outcome)s"), outcome=outcome)
+        said(words, outcome=outcome, **args)

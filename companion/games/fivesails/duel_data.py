@@ -41,8 +41,8 @@ def _stat(value: Any, path: str, problems: Problems, *, maximum: int, minimum: i
     """A stat as typed: a whole number, and a dash ("-") counts as 0 (p. 28 "Dashes as Values")."""
     if _is_dash(value):
         return 0
-    if value is None:
-        problems.add(path, N_("Enter a number."))
+    if value is None or (isinstance(value, str) and not value.strip()):
+        problems.add(path, N_("Enter a number."))  # a box left blank is never read as 0
         return minimum
     return count(value, path, problems, minimum=minimum, maximum=maximum)
 

@@ -5,10 +5,26 @@ from __future__ import annotations
 from werkzeug.datastructures import MultiDict
 
 from ...domain import N_, Invalid, Problem
+from ...numbers import WAS, entry_value
 from . import duel as d
 
 SIDE_FIELDS = ("name", "duel_stat", "resolve", "wounds", "finesse")
+NUMBER_FIELDS = ("duel_stat", "resolve", "wounds", "finesse")
 ANSWERS = ("accept", "refuse", "intervene")
+
+
+def number(form: MultiDict, name: str, default: str = "") -> str:
+    """A number box of the duel forms (`m.number`): the box and its chips share the name, and the
+    hidden `<name>.was` tells a tapped chip from a typed box without JavaScript (numbers.entry_value).
+    A field not sent at all gives `default`; a box sent empty stays empty (the reader refuses it)."""
+    if name not in form:
+        return default
+    return entry_value(form.getlist(name), form.get(name + WAS))
+
+
+def _side(form: MultiDict, side: str) -> dict:
+    return {f: number(form, f"{side}.{f}") if f in NUMBER_FIELDS else form.get(f"{side}.{f}", "")
+            for f in SIDE_FIELDS}
 
 
 def _renamed(err: Invalid, prefix_map: dict[str, str]) -> Invalid:
@@ -27,7 +43,7 @@ def _renamed(err: Invalid, prefix_map: dict[str, str]) -> Invalid:
 
 def _setup_payload(form: MultiDict) -> tuple[dict, dict[str, str]]:
     """The duel set-up form as the API's JSON shape, and how to name its problems back to the form."""
-    data = {side: {f: form.get(f"{side}.{f}", "") for f in SIDE_FIELDS} for side in d.SIDES}
+    data = {side: _side(form, side) for side in d.SIDES}
     answer = form.get("answer", "accept")
     renames = {}
     if answer not in ANSWERS:
@@ -37,9 +53,9 @@ def _setup_payload(form: MultiDict) -> tuple[dict, dict[str, str]]:
         if not str(target).strip():
             raise Invalid(Problem("defender.name", N_("Enter the name of the character first challenged.")))
         data["intervened_for"] = target
-        data[d.DEFENDER] = {f: form.get(f"intervener.{f}", "") for f in SIDE_FIELDS}
+        data[d.DEFENDER] = _side(form, "intervener")
         renames = {"defender": "intervener", "intervened_for": "defender.name"}
-    data["technique_thrust"] = form.get("technique_thrust", "0") or "0"
+    data["technique_thrust"] = number(form, "technique_thrust", "0")
     data["technique_lethal"] = bool(form.get("technique_lethal"))
     data["refused"] = answer == "refuse"
     return data, renames
@@ -57,7 +73,7 @@ def read_round_form(form: MultiDict) -> d.Round:
     """A round from the card form: "play" is "card" or "none" (no card)."""
     if form.get("play") == "none":
         return d.Round(None)
-    data = {"card": {k: form.get(k, "0") or "0" for k in ("riposte", "parry", "thrust")},
+    data = {"card": {k: number(form, k, "0") for k in ("riposte", "parry", "thrust")},
             "lethal": bool(form.get("lethal")), "gambled": bool(form.get("gambled")),
             "adversary_absent": bool(form.get("adversary_absent"))}
     try:

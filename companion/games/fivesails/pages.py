@@ -35,6 +35,18 @@ def duel_context(duel: d.Duel | None, preview: d.Duel | None = None) -> dict:
     return out
 
 
+def last_duel_context(stored: dict | None) -> dict:
+    """The duel the table last finished, replayed for its story."""
+    if not stored:
+        return {"last_duel": None}
+    try:
+        last = d.resolve(d.read_setup(stored["setup"]), d.read_rounds(stored["rounds"]))
+    except Invalid:
+        return {"last_duel": None}
+    return {"last_duel": last, "last_opening": d.opening_story(last),
+            "last_story": [(r, d.round_story(last, r)) for r in last.rounds]}
+
+
 def context(slug: str, table, state: dict) -> dict:
     gs = state.get("game", {})
     n = len(state["players"])
@@ -69,12 +81,15 @@ def context(slug: str, table, state: dict) -> dict:
                 return f"{names[pid]} {ps['leader_wounds']}/{ps['leader_resolve']}"
             return f"{names[pid]} {ps['leader_wounds']}"
         out["tracked_wounds"] = ", ".join(tracker(pid) for pid in seats)
+        out["destroyed_leaders"] = [pid for pid in seats if gs["players"][pid]["leader_destroyed"]]
     if slug in ("duel", "day"):
         try:
             out.update(duel_context(table_duel(gs), getattr(g, "fivesails_preview", None)))
         except Invalid:
             out.update(duel_context(None))
         out["duel_sides"] = (gs.get("duel") or {}).get("sides", {})
+    if slug == "duel":
+        out.update(last_duel_context(gs.get("last_duel")))
     return out
 
 

@@ -12,6 +12,7 @@
   rounds played so far (each a combat card or none, Lethal, gambled, adversary away), and which
   player and Leader each side stands for. The duel is replayed from these on every page, so a
   stored duel must replay without a refusal.
+- The duel last finished (`last_duel`, set-up and rounds only), for its page to tell once it is over.
 
 A finished table's `result` adds "victory" and "decided_by" (plain strings) to the shared winners
 and scores (tables/shape.Result allows them).
@@ -175,6 +176,23 @@ class TableDuel(Strict):
         return self
 
 
+class FinishedDuel(Strict):
+    """The duel the table last finished, kept so its duel page can still tell it once it is over (its
+    wounds are on the trackers already). No seats: nothing is read from it but its story."""
+
+    setup: DuelSetup
+    rounds: list[DuelRound] = Field(max_length=d.ROUNDS_MAX)
+
+    @model_validator(mode="after")
+    def _replays(self):
+        data = self.model_dump()
+        try:
+            d.resolve(d.read_setup(data["setup"]), d.read_rounds(data["rounds"]))
+        except Invalid as err:
+            raise ValueError(f"the duel does not replay: {err.problems[0].field}") from None
+        return self
+
+
 # -- the table -----------------------------------------------------------------------------------
 
 class GameState(Strict):
@@ -198,6 +216,8 @@ class GameState(Strict):
     players: dict[SeatKey, PlayerState] = Field(min_length=1, max_length=PLAYERS_MAX)
     control: dict[Location, SeatKey | None]
     duel: TableDuel | None
+    # Appears once a duel is finished; a new duel drops it.
+    last_duel: FinishedDuel | None = None
     notes: None  # kept since the first tables; nothing writes it
 
     @model_validator(mode="after")
