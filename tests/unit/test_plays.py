@@ -4,6 +4,7 @@ from __future__ import annotations
 import copy
 import csv
 import io
+import random
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -320,13 +321,28 @@ def test_the_share_text_of_a_team_game_names_the_side():
 
 # -- rematch ---------------------------------------------------------------------------------------
 
-def test_a_gibbon_rematch_moves_the_first_dealer_on_one_seat():
+class Fixed(random.Random):
+    """Draws the given seat (by index), whatever the choice."""
+
+    def __init__(self, index):
+        super().__init__(0)
+        self.index = index
+
+    def choice(self, seq):
+        return seq[self.index]
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_a_gibbon_rematch_draws_the_first_dealer_at_random_as_startup_says(index):
+    """Rulebook, Startup: the first dealer is chosen at random. A rematch draws too (any seat, the
+    last game's first dealer included), the dealer keeps the books, and the table knows it drew."""
     old = gibbon_doc()
     names, colours = rematch.players_for(old)
     people = make_players(names, colours)
     new = {"players": people, "game": gibbon_play.new_state(people)}
-    rematch.apply_first_player("gibbon", old, new)
-    assert new["game"]["dealer"] == 2 and new["game"]["bookkeeper"] == 3
+    rematch.apply_first_player("gibbon", old, new, Fixed(index))
+    assert new["game"]["dealer"] == people[index]["id"] and new["game"]["bookkeeper"] == people[index]["id"]
+    assert new["game"]["drawn"] is True
 
 
 def test_a_rematch_after_a_swap_keeps_the_seats_the_game_ended_with():
@@ -336,7 +352,7 @@ def test_a_rematch_after_a_swap_keeps_the_seats_the_game_ended_with():
     assert names == ["Bo", "Ana", "Cy", "Di"]
     people = make_players(names)
     new = {"players": people, "game": gibbon_play.new_state(people)}
-    rematch.apply_first_player("gibbon", old, new)
+    rematch.apply_first_player("gibbon", old, new, Fixed(2))
     assert new["players"][[p["id"] for p in new["players"]].index(new["game"]["dealer"])]["name"] == "Cy"
 
 

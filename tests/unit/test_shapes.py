@@ -124,6 +124,7 @@ def gibbon_states(draw):
     started = draw(st.booleans())
     dealer = draw(st.sampled_from(ids)) if started else None
     gs = {"dealer": dealer, "bookkeeper": draw(st.sampled_from(ids)) if started else None,
+          "drawn": draw(st.booleans()) if started else False,
           "checklist": draw(st.lists(st.sampled_from(play.CHECKLIST), unique=True)), "rounds": []}
     n_rounds = draw(st.integers(0, 6)) if started else 0
     for n in range(n_rounds):

@@ -150,7 +150,9 @@ def test_rematch_starts_the_same_game_players_seats_and_group(app, tables, clien
     assert "2 plays" in page
 
 
-def test_a_gibbon_rematch_passes_the_first_deal_on(tables, client):
+def test_a_gibbon_rematch_draws_the_first_dealer_and_one_tap_changes_it(tables, client):
+    """Rulebook, Startup (and our own Dealing page): the first dealer is random. A rematch draws one,
+    says who, and one tap on another name (or on "Draw again") changes it."""
     token = tables.create("gibbon", names=("Ana", "Bo", "Cy", "Di"))
     assert tables.post(token, "gibbon/start", {"dealer": "1", "bookkeeper": "1"}).status_code == 200
     heavy = dict(low=30, high=15, cheats=5, hearts=10)
@@ -167,7 +169,24 @@ def test_a_gibbon_rematch_passes_the_first_deal_on(tables, client):
     new = client.post(f"/t/{token}/rematch").headers["Location"].rsplit("/", 1)[1]
     gs = tables.table(new).state["game"]
     names = {p["id"]: p["name"] for p in tables.table(new).state["players"]}
-    assert names[gs["dealer"]] == "Bo" and names[gs["bookkeeper"]] == "Bo"
+    assert gs["drawn"] is True and gs["dealer"] == gs["bookkeeper"]
+    drawn = names[gs["dealer"]]
+    page = text_of(client.get(f"/t/{new}/setup"))
+    assert f"Drawn at random, as the rules say: {drawn} deals the first round and {drawn} keeps the books" in page
+    assert "Another first dealer, in one tap:" in page and "Draw again" in page
+    other = next(pid for pid in names if pid != gs["dealer"])
+    resp = tables.post(new, "gibbon/start", {"dealer": other, "bookkeeper": ""}, page="setup",
+                       form_key=f"start-dealer-{other}")
+    assert resp.status_code == 200
+    gs = tables.table(new).state["game"]
+    assert gs["dealer"] == other and gs["drawn"] is False
+    assert "Drawn at random" not in text_of(resp)
+    assert f"{names[other]} deals the first round and {names[other]} keeps the books" in text_of(resp)
+    # "Draw again": the app draws (any player) and says so again.
+    assert tables.post(new, "gibbon/start", {"dealer": "", "bookkeeper": ""}, page="setup",
+                       form_key="start-redraw").status_code == 200
+    assert tables.table(new).state["game"]["drawn"] is True
+    assert "Drawn at random, as the rules say" in text_of(client.get(f"/t/{new}/setup"))
 
 
 def test_rematch_of_an_unfinished_table_says_to_finish_first(tables, client):

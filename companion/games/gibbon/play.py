@@ -3,6 +3,7 @@
 `state["game"]` holds only inputs; every score is derived with `rules`:
 
     {"dealer": id | None, "bookkeeper": id | None,      # the first round's jobs, chosen at setup
+     "drawn": bool,                                     # (once chosen) the app drew the dealer
      "checklist": ["deck", ...],                        # setup steps ticked
      "rounds": [{"seats": [ids, clockwise, during the round],
                  "dealer": id, "bookkeeper": id, "starter": id,
@@ -33,7 +34,7 @@ CHECKLIST_NAMES = {
 
 
 def new_state(players: list[dict]) -> dict:
-    return {"dealer": None, "bookkeeper": None, "checklist": [], "rounds": []}
+    return {"dealer": None, "bookkeeper": None, "drawn": False, "checklist": [], "rounds": []}
 
 
 def game(state: dict) -> dict:
@@ -120,6 +121,7 @@ def start(state: dict, dealer: int | None, bookkeeper: int | None, rng: random.R
     for field, pid in (("dealer", dealer), ("bookkeeper", bookkeeper)):
         if pid is not None and pid not in order:
             raise Invalid(Problem(field, N_("That player is not at this table.")))
+    gs["drawn"] = dealer is None  # the app drew the dealer (the page says so, and offers another)
     dealer = dealer if dealer is not None else (rng or random.SystemRandom()).choice(order)
     gs["dealer"] = dealer
     gs["bookkeeper"] = bookkeeper if bookkeeper is not None else dealer
@@ -202,6 +204,7 @@ def players_changed(state: dict) -> None:
             gs[job] = None
     if gs["dealer"] is None:
         gs["bookkeeper"] = None
+        gs["drawn"] = False
     elif gs["bookkeeper"] is None:
         gs["bookkeeper"] = gs["dealer"]
 

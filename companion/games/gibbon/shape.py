@@ -5,6 +5,8 @@ them (play.py). Every key is there from the new table on (play.new_state).
 
     dealer, bookkeeper  the first round's jobs, chosen at setup ("Startup"): both null until then,
                         both player ids after (the bookkeeper is the dealer unless chosen)
+    drawn               the app drew the first dealer at random (a rematch always does); false
+                        until then, or when the table chose the dealer (older tables lack it)
     checklist           setup steps ticked, each once (play.CHECKLIST)
     rounds              every counted round, oldest first (at most forms.ROUND_MAX), each with
       seats               the seat order during the round, clockwise: every player, once
@@ -97,6 +99,7 @@ class Round(Strict):
 class GameState(Strict):
     dealer: Seat | None  # null until the first round's jobs are chosen
     bookkeeper: Seat | None
+    drawn: bool = False  # the app drew the first dealer at random (play.start without a dealer)
     checklist: Annotated[list[Step], Field(max_length=len(play.CHECKLIST))]
     rounds: Annotated[list[Round], Field(max_length=ROUND_MAX)]
 

@@ -222,6 +222,7 @@ class GibbonView:
     checklist: list[str]
     first_dealer: int | None
     first_bookkeeper: int | None
+    drawn: bool  # the app drew the first dealer (Startup: at random), a rematch's included
     counts: tuple = rules.COUNTS
     chips: tuple = (0, 1, 2, 3, 4)  # one-tap values of the round form; more is typed
     count_max: dict = field(default_factory=lambda: dict(rules.COUNT_MAX))
@@ -275,7 +276,7 @@ def build_view(state: dict, selected: int | None = None) -> GibbonView:
                                   {p["id"]: p.get("colour") for p in state["players"]}),
         series={pid: colour_order.index(pid) % 7 + 1 for pid in order},
         selected=rounds[selected - 1] if rounds else None, checklist=list(gs["checklist"]),
-        first_dealer=gs["dealer"], first_bookkeeper=gs["bookkeeper"],
+        first_dealer=gs["dealer"], first_bookkeeper=gs["bookkeeper"], drawn=bool(gs.get("drawn")),
     )
 
 
