@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, jsonify, make_response, render_template, request
-from flask_babel import gettext as _
+from flask_babel import gettext as _, ngettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DataError, InternalError, OperationalError
 
@@ -141,8 +141,10 @@ def init_app(app: Flask) -> None:
 
         retry = retry_after()
         return _page(429, _("Slow down a little"),
-                     _("This is more than the app accepts in a short time. Nothing was lost: "
-                       "wait %(n)d seconds and try again.", n=int(retry)),
+                     ngettext("This is more than the app accepts in a short time. Nothing was lost: "
+                              "wait %(num)d second and try again.",
+                              "This is more than the app accepts in a short time. Nothing was lost: "
+                              "wait %(num)d seconds and try again.", int(retry)),
                      {"Retry-After": str(int(retry))})
 
     @app.errorhandler(500)

@@ -71,7 +71,7 @@ def test_a_seven_player_game_of_five_rounds_to_1000(page):
     enter(page, {"Ana": {LOW: 10, HIGH: 5, DOUBTS: 1, FATTEST: 2}, "Bo": {LOW: 1},
                  "Cy": {LOW: 2, HEARTS: 3}}, braveheart="Bo", hat="Cy")
     expect(page.locator("#gb-pv")).to_have_count(0)
-    expect(page.get_by_text("Cy shows 3 hearts face up but only 2 face-up cards").first).to_be_visible()
+    expect(page.get_by_text("Cy shows more hearts face up (3) than face-up cards (2)").first).to_be_visible()
     check_page(page)
     page.get_by_role("button", name="Count round 1").click()
     hearts = layer(page, HEARTS).get_by_label("Cy", exact=True)

@@ -188,9 +188,9 @@ def test_a_bad_count_gets_a_message_next_to_it_and_keeps_what_was_typed(tables, 
     pytest.param({1: {"hearts": 5}, 2: {"hearts": 4}, 3: {"hearts": 4}}, "hearts in all", id="too-many-hearts"),
     pytest.param({1: {"low": 20}, 2: {"low": 17}}, "low cards face up in all", id="too-many-low-cards"),
     pytest.param({1: {"high": 9}, 2: {"high": 9}}, "high cards face up in all", id="too-many-high-cards"),
-    pytest.param({1: {"hearts": 7}}, "Ana shows 7 hearts face up but only 6", id="hearts-beyond-face-up"),
+    pytest.param({1: {"hearts": 7}}, "Ana shows more hearts face up (7) than face-up cards (6)", id="hearts-beyond-face-up"),
     pytest.param({4: {"fattest_pile": 2}}, "Di has no pile", id="fattest-pile-without-a-pile"),
-    pytest.param({4: {"cheats": 2}}, "Di has 2 piles", id="piles-need-face-up-cards"),
+    pytest.param({4: {"cheats": 2}}, "Di has more piles, cheats and wrongful doubts (2), than face-up cards", id="piles-need-face-up-cards"),
     pytest.param({1: {"low": 37}}, "Must be at most 36.", id="more-than-the-deck-per-player"),
 ])
 def test_impossible_rounds_are_explained(tables, started, change, message):

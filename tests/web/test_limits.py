@@ -67,3 +67,21 @@ def test_one_variable_relaxes_every_limit(monkeypatch, tmp_path):
     monkeypatch.setenv("RATELIMIT_STORAGE_URI", "redis://cache:6379")
     config = defaults(str(tmp_path))
     assert config["LIMIT_NEW_TABLES"] == "2 per hour" and config["RATELIMIT_STORAGE_URI"] == "redis://cache:6379"
+
+
+@pytest.mark.parametrize("lang, wait, said", [
+    pytest.param("en", 1, "wait 1 second and try again", id="en-one"),
+    pytest.param("en", 7, "wait 7 seconds and try again", id="en-many"),
+    pytest.param("fr", 1, "attendez 1 seconde et réessayez", id="fr-one"),
+    pytest.param("fr", 7, "attendez 7 secondes et réessayez", id="fr-many"),
+])
+def test_the_wait_is_said_in_the_right_number(limited, monkeypatch, lang, wait, said):
+    """Issue 28, plurals: no "wait 1 seconds"."""
+    monkeypatch.setattr("companion.limits.retry_after", lambda: wait)
+    client = limited.test_client()
+    client.set_cookie("lang", lang, domain="companion.test")
+    for _ in range(3):
+        client.post("/new/sins", data=NEW)
+    resp = client.post("/new/sins", data=NEW)
+    assert resp.status_code == 429
+    assert said in " ".join(text_of(resp).replace("’", "'").split())

@@ -99,7 +99,7 @@ def test_impossible_counts_are_warned_about_on_the_score_page_but_still_scored(t
         assert sins.reserve(name, {"gula": 1}).status_code == 200
     page = text_of(sins.page("score"))
     assert "Bo's reserve is empty, yet everyone starts with one Hell I card" in page
-    assert "The players hold 3 Stones of Forgiveness but the Abyss has only 2 cards" in page
+    assert "The players hold more Stones of Forgiveness (3) than the Abyss has cards (2)" in page
     assert "Check before recording:" in page
     assert sins.post("finish", page="score").status_code == 200  # never refused
     assert sins.doc.status == "finished"
@@ -115,7 +115,8 @@ def test_the_api_returns_warnings_without_refusing(client):
     fields = {w["field"]: w["message"] for w in got["warnings"]}
     assert set(fields) == {"players.1.reserve", "abyss"}
     assert "Bo's reserve is empty" in fields["players.1.reserve"]
-    assert "hold 2 Stones of Forgiveness but the Abyss has only 1 cards" in fields["abyss"]
+    # one card: no "1 cards" (issue 28, plurals)
+    assert "hold more Stones of Forgiveness (2) than the Abyss has cards (1)" in fields["abyss"]
 
 
 def test_the_api_has_no_warnings_for_a_possible_game(client):

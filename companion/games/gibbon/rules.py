@@ -227,13 +227,13 @@ def read_tallies(rows: Sequence[Mapping], path: Path, table_path: str, *, names:
         who = names[i] if i < len(names) else str(i + 1)
         face_up = tally.low + tally.high
         if tally.hearts > face_up:
-            problems.add(path(i, "hearts"), N_("%(name)s shows %(hearts)d hearts face up but only %(cards)d face-up "
-                                               "cards: the hearts are among the face-up cards."),
+            problems.add(path(i, "hearts"), N_("%(name)s shows more hearts face up (%(hearts)d) than face-up cards "
+                                               "(%(cards)d): the hearts are among the face-up cards."),
                          name=who, hearts=tally.hearts, cards=face_up)
         piles = tally.cheats + tally.wrongful_doubts
         if piles > face_up:
-            problems.add(path(i, "cheats"), N_("%(name)s has %(piles)d piles (cheats and wrongful doubts) but only "
-                                            "%(cards)d face-up cards: each pile shows its doubted card face up."),
+            problems.add(path(i, "cheats"), N_("%(name)s has more piles, cheats and wrongful doubts (%(piles)d), than "
+                                            "face-up cards (%(cards)d): each pile shows its doubted card face up."),
                          name=who, piles=piles, cards=face_up)
         if tally.fattest_pile and not piles:
             problems.add(path(i, "fattest_pile"), N_("%(name)s has no pile (no cheat, no wrongful doubt), so "

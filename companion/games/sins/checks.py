@@ -137,9 +137,9 @@ def count_warnings(reserves: Sequence[tuple[str, str, Mapping[str, int]]], stone
     if abyss is not None:
         cards = sum(abyss.values())
         if stones_held > cards:
-            found.append(Problem(abyss_field, N_("The players hold %(stones)d Stones of Forgiveness but the Abyss has "
-                                                 "only %(cards)d cards, and each stone is taken by putting at least one "
-                                                 "card on the Abyss. Check the counts."),
+            found.append(Problem(abyss_field, N_("The players hold more Stones of Forgiveness (%(stones)d) than the "
+                                                 "Abyss has cards (%(cards)d), and each stone is taken by putting at least "
+                                                 "one card on the Abyss. Check the counts."),
                                  {"stones": stones_held, "cards": cards}))
     return found
 
