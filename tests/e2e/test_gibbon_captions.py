@@ -1,6 +1,7 @@
 """Gibbon counting tables on a phone (issue 28): each table's caption reads as a caption, one line or
 two, never a letter per line, and no cell's label is cut, at 320, 360 and 390 px, in English and
-French, with axe on each: the live preview, "Round N counted", and the Counting table tab."""
+French, with axe on each: the live preview, "Round N counted", the Counting table tab, and the last
+round's card once the game is over."""
 from __future__ import annotations
 
 import re
@@ -68,6 +69,56 @@ def test_every_counting_table_caption_reads_as_a_caption(browser, live_server, v
         for url in (round_url, round_url.rsplit("/", 1)[0] + "/counting"):
             page.goto(url)
             expect(page.locator("html")).to_have_attribute("lang", re.compile("^fr"))
+            tables_on(page)
+        assert not phone.errors, phone.errors
+    finally:
+        phone.close()
+
+
+def finished_game(live_server) -> str:
+    """A Gibbon table played to 1000 in two rounds, made through the store (the rounds counted and
+    settled by play.py, as the round form does): its token."""
+    from companion.db import get_session
+    from companion.games.gibbon import play, rules
+    from companion.tables import store
+    from companion.tables.players import make_players
+
+    with live_server.app.app_context():
+        people = make_players(["Ana", "Bo", "Cy", "Di", "Eve"])
+        ids = [p["id"] for p in people]
+        doc = {"status": "playing", "state": {"players": people, "game": play.new_state(people)}, "result": None}
+        play.start(doc["state"], ids[0], None)
+        heavy = rules.Tally(low=20, high=10, cheats=5, hearts=8)
+        light = rules.Tally(low=1)
+        for n in (1, 2):
+            if n == 2:
+                play.swap(doc["state"], ids[1], ids[2])  # Bo, the Braveheart, swaps with Cy
+            tallies = {pid: light for pid in ids}
+            tallies[ids[0]] = heavy
+            tallies[ids[1]] = rules.Tally(braveheart=True)
+            play.record_round(doc, n, tallies)
+        assert doc["status"] == "finished", doc["result"]
+        session = get_session()
+        table = store.create(session, "gibbon", "Last round", doc["state"]["players"], doc["state"]["game"])
+        with store.write_transaction(session):
+            table.status, table.result = doc["status"], doc["result"]
+        return table.token
+
+
+@pytest.mark.parametrize("viewport", SIZES)
+def test_the_last_round_card_caption_reads_as_a_caption(browser, live_server, viewport):
+    """The final round's result ("The final round", under "Game over"), in English and French."""
+    token = finished_game(live_server)
+    phone = Phone(browser, viewport, live_server.url)
+    page = phone.page
+    try:
+        for lang, heading in (("en", "The final round"), ("fr", "La dernière manche")):
+            phone.context.add_cookies([{"name": "lang", "value": lang, "url": live_server.url}])
+            page.goto(f"/t/{token}/round")
+            expect(page.locator("html")).to_have_attribute("lang", re.compile(f"^{lang}"))
+            expect(page.locator("#gb-result-h")).to_be_visible()
+            expect(page.get_by_role("heading", name=heading)).to_be_visible()
+            readable(page, "gb-last")
             tables_on(page)
         assert not phone.errors, phone.errors
     finally:
