@@ -37,3 +37,6 @@ class JoinGroupForm(FlaskForm):
 class ImportForm(FlaskForm):
     file = FileField(_l("Table file (.json)"))
     text = TextAreaField(_l("or paste its contents"), validators=[Optional()])
+    # The edit link of the group the table goes in (a backup's own group comes back only with it).
+    group = StringField(_l("Group link (optional)"), validators=[Optional(), Length(max=300, message=_l(
+        "That is too long for a group link."))])

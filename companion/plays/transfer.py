@@ -1,14 +1,18 @@
 """A whole table as JSON, for backup, and the checks a file must pass to come back in. Pure.
 
-    {"format": "table-companion/table", "version": 1, "game": "sins", "exported_at": "...",
+    {"format": "table-companion/table", "version": 2, "game": "sins", "exported_at": "...",
      "document": {"name", "status", "state": {"players": [...], "game": {...}}, "result"},
-     "history": [{"version", "kind", "summary", "args", "at", "undoes"}, ...]}
+     "group": "<the group's mark>" (only for a table in a group: backup.group_mark),
+     "history": [{"version", "kind", "summary", "args", "at", "undo", "reverts_to", "undoes"}, ...]}
 
-An import makes a new table from the document (a new link; the history stays in the file: the log
-of the new table starts with the import). It refuses, with a message, anything that is not such a
-file: wrong format, unknown game, players that are not a valid seat list, a document its game's
-declared model refuses (tables/shape.py and games/<game>/shape.py: every key, its type and its
-range; the message names the field), or too big or too deep. NaN, Infinity and numbers beyond
+An import makes a new table from the document (a new link) with its history: each change's `undo`
+patch comes back, so History, Undo and "undo back to here" work on the restored table (backup.py
+checks the history; tables/restore.py writes it). A version 1 file (from before backups carried the
+patches) still imports, without its history: the new table's log starts with the import. An import
+refuses, with a message, anything that is not such a file: wrong format, unknown game, players that
+are not a valid seat list, a document its game's declared model refuses (tables/shape.py and
+games/<game>/shape.py: every key, its type and its range; the message names the field), a history
+whose patches do not give such documents, or too big or too deep. NaN, Infinity and numbers beyond
 nine digits never get in.
 """
 from __future__ import annotations
@@ -20,9 +24,12 @@ from ..domain import N_, Invalid, Problem
 from ..tables import players as players_mod
 from ..tables.shape import ValidationError, first_error, validate_document
 from ..text import clean_line
+from . import backup
+from .export import iso_utc
 
 FORMAT = "table-companion/table"
-VERSION = 1
+VERSION = 2
+READS = (1, 2)  # version 1: without the undo patches (its history cannot come back)
 MAX_BYTES = 512 * 1024
 MAX_DEPTH = 24
 STATUSES = ("setup", "playing", "finished")
@@ -32,11 +39,32 @@ def document(table) -> dict:
     return {"name": table.name, "status": table.status, "state": table.state, "result": table.result}
 
 
-def dump(table, actions, exported_at: str) -> dict:
-    return {"format": FORMAT, "version": VERSION, "game": table.game, "exported_at": exported_at,
-            "document": document(table),
-            "history": [{"version": a.version, "kind": a.kind, "summary": a.summary, "args": a.args,
-                         "at": a.created_at.isoformat(), "undoes": a.undoes} for a in actions]}
+def dump(table, actions, exported_at: str, group_token: str | None = None) -> dict:
+    data = {"format": FORMAT, "version": VERSION, "game": table.game, "exported_at": exported_at,
+            "document": document(table)}
+    if group_token is not None:
+        data["group"] = backup.group_mark(group_token)
+    data["history"] = backup.dump(actions, iso_utc)
+    return data
+
+
+def to_json(data: dict) -> str:
+    """The file's text: standard JSON, indented, with one line per logged change (a thousand changes
+    of indented patches would take a third more room: measured in the README)."""
+    head = {k: v for k, v in data.items() if k != "history"}
+    lines = ",\n".join("  " + json.dumps(h, ensure_ascii=False, separators=(",", ":"))
+                       for h in data.get("history", []))
+    text = json.dumps(head, ensure_ascii=False, indent=1)
+    return text[:-2] + ',\n "history": [\n' + lines + ("\n ]\n}" if lines else "]\n}")
+
+
+def history(data: dict, doc: dict, games: dict) -> list | None:
+    """The file's history, checked (backup.check) against its validated document `doc`; None for a
+    version 1 file, whose history has no patches to come back with."""
+    if data.get("version") == 1:
+        return None
+    size = len(json.dumps(doc, ensure_ascii=False, separators=(",", ":")))
+    return backup.check(data.get("history"), doc, games[data["game"]], size)
 
 
 def _bad(message: str, **params) -> Invalid:
@@ -81,7 +109,7 @@ def parse(raw: bytes) -> dict:
         raise _bad(N_("This is not a table file: it is not valid JSON.")) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _bad(N_("This is not a table file from this app."))
-    if data.get("version") != VERSION:
+    if data.get("version") not in READS or isinstance(data.get("version"), bool):
         raise _bad(N_("This table file comes from another version of the app."))
     if _depth(data, MAX_DEPTH) > MAX_DEPTH:
         raise _bad(N_("This table file is nested too deeply to be one of ours."))

@@ -18,18 +18,19 @@ from flask import (Blueprint, abort, current_app, flash, make_response, redirect
                    url_for)
 from flask_babel import format_date
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import delete, select, update
 
 from ..db import get_session
 from ..domain import N_, Invalid
 from ..games import GAMES
 from ..limits import new_tables
-from ..models import Action, Play, Table
+from ..models import Action, Group, Play, Table
 from ..tables import players as players_mod
 from ..tables import recent, store
 from ..tables.live import open_table
 from ..tables.tokens import token_from_link
-from . import bgsplay, export, rematch as rematch_mod, sync, transfer
+from . import backup, bgsplay, export, rematch as rematch_mod, sync, transfer
 from .forms import ImportForm, JoinGroupForm
 
 bp = Blueprint("groups", __name__)
@@ -233,7 +234,10 @@ def export_table(token):
     table, _readonly = open_table(token, edit=False)
     actions = get_session().execute(select(Action).where(Action.table_id == table.id)
                                     .order_by(Action.version)).scalars().all()
-    data = transfer.dump(table, actions, datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    gid = sync.group_id_of(get_session(), table.id)
+    group = get_session().get(Group, gid) if gid is not None else None
+    data = transfer.dump(table, actions, datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                         group.token if group is not None else None)
     play = play_of(table)
     if play is not None:
         # The play as it is known outside the app goes with the backup: its id (BG Stats updates
@@ -242,8 +246,7 @@ def export_table(token):
         state = data["document"]["state"] = dict(data["document"]["state"])
         state["play"] = {**(state.get("play") or {}), "id": play_id_of(table, play),
                          "started": export.iso_utc(play.started_at), "finished": export.iso_utc(play.finished_at)}
-    return download(json.dumps(data, ensure_ascii=False, indent=1), "application/json",
-                    f"table-{table.game}-{table.id}.json")
+    return download(transfer.to_json(data), "application/json", f"table-{table.game}-{table.id}.json")
 
 
 @bp.route("/t/<token>/group", methods=("GET", "POST"))
@@ -296,41 +299,97 @@ def _import_takes_a_whole_export(endpoint, _values):
 def import_table():
     form = ImportForm()
     errors: list[str] = []
+    if request.method == "GET" and request.args.get("group"):  # "Import a table into this group"
+        form.group.data = request.args.get("group", "")[:300]
     if request.method == "POST":
         if not form.validate():
-            abort(400)
+            if set(form.errors) - {"group"}:
+                abort(400)
         upload = request.files.get("file")
         raw = upload.read(transfer.MAX_BYTES + 1) if upload and upload.filename else \
             (form.text.data or "").encode()
         if upload:
             upload.close()  # a large upload is spooled to a temporary file: let it go now
+        group = _import_group(form)
         if not raw.strip():
             errors.append(_("Choose a table file, or paste its contents."))
-        else:
+        elif not form.group.errors:
             try:
-                game, doc = transfer.validate(transfer.parse(raw), GAMES)
+                data = transfer.parse(raw)
+                game, doc = transfer.validate(data, GAMES)
+                history = transfer.history(data, doc, GAMES)
                 _trial_render(game, doc)
             except Invalid as err:
                 errors = [p.text(_) for p in err.problems]
             else:
-                session = get_session()
-                with sync.writing(session):  # the trial render read: take the write lock first
-                    table = store.create(session, game, doc["name"], doc["state"]["players"], doc["state"]["game"])
-                # What the players said of the play (its id, its dates, roles, notes) comes back
-                # with it: the play keeps its date and its id (sync.play_times, export.play_id).
-                said = doc["state"].get("play")
-
-                def restore(d):
-                    d.update(status=doc["status"], result=doc["result"])
-                    if isinstance(said, dict):
-                        d["state"]["play"] = said
-                if doc["status"] != store.SETTING_UP or doc["result"] is not None or isinstance(said, dict):
-                    store.apply(session, table.id, table.version,
-                                store.Change("table.import", N_("The table was imported from a file")), restore)
-                    sync.sync(session, session.get(Table, table.id))
+                table = _restore(get_session(), game, doc, history)
                 flash(_("The table was imported: this is its new link."))
+                _import_notes(table, data, history, group)
                 return recent.remember(redirect(url_for("tables.page", token=table.token), code=303), table.token)
-    return render_template("groups/import.html", form=form, errors=errors), (422 if errors else 200)
+    status = 422 if errors or form.group.errors else 200
+    return render_template("groups/import.html", form=form, errors=errors), status
+
+
+def _import_group(form):
+    """The group whose edit link came with the import (the form's field), or None; a link that is
+    not a group's own link is an error on the field."""
+    typed = (form.group.data or "").strip()
+    if not typed or form.group.errors:
+        return None
+    gtok = token_from_link(typed)
+    found = sync.group_by_token(get_session(), gtok) if gtok else None
+    if found is None or found[1]:
+        form.group.errors = [_("That is not a group's own link (a view-only link cannot add tables).")
+                             if found else _("No group matches this link. Check that it was copied whole.")]
+        return None
+    return found[0]
+
+
+def _restore(session, game: str, doc: dict, history):
+    """The new table: with its log when the file carries one (tables/restore.py), else as a version
+    1 file always came back (a fresh log that starts with the import)."""
+    if history is not None:
+        from ..tables import restore
+
+        table = restore.restore(session, game, doc, history)
+        sync.sync(session, table)
+        return table
+    with sync.writing(session):  # the trial render read: take the write lock first
+        table = store.create(session, game, doc["name"], doc["state"]["players"], doc["state"]["game"])
+    # What the players said of the play (its id, its dates, roles, notes) comes back
+    # with it: the play keeps its date and its id (sync.play_times, export.play_id).
+    said = doc["state"].get("play")
+
+    def restore_doc(d):
+        d.update(status=doc["status"], result=doc["result"])
+        if isinstance(said, dict):
+            d["state"]["play"] = said
+    if doc["status"] != store.SETTING_UP or doc["result"] is not None or isinstance(said, dict):
+        store.apply(session, table.id, table.version,
+                    store.Change("table.import", N_("The table was imported from a file")), restore_doc)
+        sync.sync(session, session.get(Table, table.id))
+    return table
+
+
+def _import_notes(table: Table, data: dict, history, group) -> None:
+    """The result page says what came back: the history, and the group (the file's group only
+    comes back with its edit link: typed in the form, or opened on this phone before)."""
+    if history is None and data.get("history"):
+        flash(_("This file was saved before backups kept what Undo needs: the table comes back without its "
+                "history, which starts again here."))
+    elif history:
+        flash(ngettext("Its history came back: %(num)d change, which Undo can take back.",
+                       "Its history came back: %(num)d changes, which Undo can take back.", len(history)))
+    mark = data.get("group") if isinstance(data.get("group"), str) and backup.MARK.match(data["group"]) else None
+    if group is None and mark:
+        group = next((g for _t, g, view_only in groups_of_phone()
+                      if not view_only and backup.group_mark(g.token) == mark), None)
+    if group is not None:
+        sync.put_table_in_group(get_session(), table, group)
+        flash(_("The table is now in the group %(name)s.", name=group.name))
+    if mark and (group is None or backup.group_mark(group.token) != mark):
+        flash(_("The table was in a group, and that group's edit link did not come with it: it is not back "
+                "in that group. Import it again with the group's link, or put it in a group from its page."))
 
 
 def _trial_render(game_key: str, doc: dict) -> None:
