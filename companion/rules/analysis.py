@@ -35,6 +35,14 @@ lui ma mais me meme mes moi mon ne nos notre nous on ou par pas pour qu que quel
 qui sa se ses son sur ta te tes toi ton tu un une vos votre vous c d j l m n s t y est sont suis es
 ai avons avez ont etre ete peut peux puis combien comment quoi quand pourquoi ca cela si dois doit
 faut fait faire
+""".split()) | frozenset(
+    # What players type in a chat instead of the words above, or as filler: "im", "u", "tho", "idk";
+    # "jai" (j'ai), "ya" (il y a), "jsp" (je sais pas), "pk" (pourquoi), "cest", "chui", "stp".
+    """
+im ive id u ur r tho tbh idk lol gonna wanna pls plz ok okay yeah yep dunno dont doesnt
+isnt didnt wont hows wheres theres thats whos wat wut
+jai ya yen jsp jsais jsuis chui pk pq pcq pcke cest ct sil quil jpeux jdois ptet tkt stp svp bah ben
+genre truc trucs qd ds pr mm tt qqn qqch
 """.split())
 
 

@@ -29,6 +29,8 @@ from .indexing import BuiltIndex
 MAX_QUERY = 120  # characters: a question, not an essay
 MAX_WORDS = 12
 PREFIX_ALTERNATIVES = 8  # content words a word being typed may stand for, most frequent first
+ELIDED = frozenset("cdjlmnst")  # the letters French elides before a vowel: l'abysse, j'ai, d'armure, qu'il
+ELIDED_ONTO = frozenset({"ai", "as", "avais", "avait", "il", "ils", "elle", "elles", "on", "en", "est", "etait", "y", "un", "une"})
 
 
 @dataclass
@@ -61,6 +63,22 @@ class ReadingIndex(BuiltIndex):
         super().__init__(*args, **kwargs)
         self._plan = lru_cache(maxsize=4096)(self._plan_uncached)
         self._nearest = lru_cache(maxsize=4096)(self._nearest_uncached)
+
+    def unelided(self, folded: str) -> str:
+        """The folded question with each elision typed without its apostrophe split off: "labysse" is
+        "l abysse", "jai" is "j ai", "darmure" is "d armure". Only a word no language knows, whose
+        rest after the elided letter (or "qu") is a word of the French content or one of the short
+        words elided onto ("ai", "il", "en"...)."""
+        out = []
+        for w in analysis.words(folded):
+            cut = 2 if w.startswith("qu") else 1
+            rest = w[cut:]
+            if (len(w) >= 3 and w[0] in ELIDED and rest[:1] in "aeiouyh" and not is_stop(w)
+                    and not any(self._known(w, lang) for lang in analysis.LANGS)
+                    and (rest in ELIDED_ONTO or self._known(rest, "fr"))):
+                w = rest
+            out.append(w)
+        return " ".join(out)
 
     def _known(self, word: str, lang: str) -> bool:
         return word in self.vocab[lang] or stem(word, lang) in self.stems[lang]

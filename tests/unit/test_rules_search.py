@@ -158,6 +158,32 @@ def test_a_french_question_on_an_english_page_shows_the_french_text(index):
     assert hit.lang == "fr" and hit.title_text.startswith("Les Pierres")
 
 
+def test_a_french_readers_french_question_lists_french_pages_though_it_says_an_english_term(index):
+    """"stones" is English, but the question and its reader are French: the pages listed are the
+    French ones, not the English versions that say "stones" (issue 28: one French query listed an
+    English page)."""
+    hits = index.search("on met les stones dans l'abysse", ["sins"], "fr").hits[:2]
+    assert [(h.slug, h.lang) for h in hits] == [("setup-stones", "fr"), ("abyss", "fr")]
+
+
+def test_an_elision_typed_without_its_apostrophe_is_read_as_one(index):
+    """Players type "labysse" for "l'abysse" and "dabysse" for "d'abysse": the elided letter is split
+    off when the rest is a French word; a word that is known, or whose rest is not French, stays."""
+    assert index.unelided("des cartes dans labysse ou dabysse") == "des cartes dans abysse ou abysse"
+    assert index.unelided("the lover") == "the lover"
+    assert found(index.search("on met les stones dans labysse", ["sins"], "fr")) == \
+        found(index.search("on met les stones dans l'abysse", ["sins"], "fr"))
+
+
+@pytest.mark.parametrize("chat", ["jsp", "pk", "ya", "jai", "tho", "idk", "im"])
+def test_chat_words_are_dropped_like_stop_words(index, chat):
+    """"jsp" (je sais pas), "pk" (pourquoi), "tho": they say nothing about which rule is meant, so a
+    question reads the same with them as without."""
+    assert analysis.is_stop(chat)
+    assert found(index.search(f"{chat} combien de pierres a 4 joueurs", ["sins"], "fr")) == \
+        found(index.search("combien de pierres a 4 joueurs", ["sins"], "fr"))
+
+
 def test_an_english_reader_sees_english_when_both_match(index):
     hit = index.search("abyss", ["sins"], "en").hits[0]
     assert (hit.slug, hit.lang) == ("abyss", "en")
