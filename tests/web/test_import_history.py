@@ -303,3 +303,40 @@ def test_the_import_page_takes_the_group_from_the_group_page(client):
     page = client.get(f"/g/{group}").get_data(as_text=True)
     assert f"/import?group={group}" in page
     assert "/import?group=" not in client.get(f"/g/{view}").get_data(as_text=True)
+
+
+def test_restored_changes_carry_no_submission_ids_and_taps_land(app, tables, client):
+    """A phone's tap on the restored table is never taken for a restored change (or the reverse):
+    restored changes keep no submission id, and a tap sent twice still lands once."""
+    from companion.db import get_session
+    from companion.models import Action, Table
+
+    token = tables.create("fivesails", names=("Ana", "Bo", "Cy"))
+    tables.post(token, "fivesails/start")
+    tables.post(token, "fivesails/influence", {"player": 1, "delta": 1, "sid": "phone-tap-1"})
+    new = _new(_import(client, client.get(f"/t/{token}/export.json").get_data()))
+    assert "sid" not in client.get(f"/t/{token}/export.json").get_data(as_text=True)
+    before = tables.version(new)
+    for _ in range(2):  # the same tap id as on the original table, sent twice
+        resp = tables.post(new, "fivesails/influence", {"player": 1, "delta": 1, "sid": "phone-tap-1"})
+        assert resp.status_code == 200, text_of(resp)[:300]
+    assert tables.version(new) == before + 1
+    with app.app_context():
+        session = get_session()
+        table = session.execute(select(Table).where(Table.token == new)).scalars().one()
+        subs = session.execute(select(Action.submission).where(Action.table_id == table.id)
+                               .order_by(Action.version)).scalars().all()
+    assert subs[:before] == [None] * before and subs[before] is not None
+
+
+def test_a_history_too_costly_to_check_is_refused():
+    """Checking costs (changes) x (document size): past backup.WORK_MAX the file is refused unread."""
+    from companion.domain import Invalid
+    from companion.games import GAMES
+    from companion.plays import backup
+
+    history = [{"version": i + 1, "kind": "influence", "summary": "x", "args": {}, "at": "2026-11-27T05:00:00",
+                "undo": []} for i in range(100)]
+    with pytest.raises(Invalid) as err:
+        backup.check(history, {}, GAMES["fivesails"], backup.WORK_MAX // 50)
+    assert err.value.problems[0].params == {"num": 100}
