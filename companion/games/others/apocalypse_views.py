@@ -155,7 +155,8 @@ def track_use(doc, form, said):
 
 
 @action(bp, "/t/<token>/others/card", form=forms.CardForm, kind="others.card",
-        summary=N_("Apocalypse card at level %(level)d: %(name)s"))
+        summary=N_("Apocalypse card at level %(level)d: %(name)s"),
+        depends_on_state=True)  # a card is due once per level: a stale one would add it twice
 @placed
 def card(doc, form, said):
     state.note_card(doc, form.level.data, form.name.data or "", form.hell_club.data or "")

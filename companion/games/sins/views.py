@@ -80,7 +80,8 @@ def choose_sins(state, form, said):
     said(sins=sin_list(table.choose_sins(state, form.sin.data or [])))
 
 
-@sins_action("/t/<token>/sins/sins/draw", ActionForm, "sins.draw", summary=N_("Sin types drawn at random: %(sins)s"))
+@sins_action("/t/<token>/sins/sins/draw", ActionForm, "sins.draw", summary=N_("Sin types drawn at random: %(sins)s"),
+             depends_on_state=True)  # a stale draw would replace the draw another phone made
 def draw_sins(state, form, said):
     said(sins=sin_list(table.draw_sins(state)))
 
