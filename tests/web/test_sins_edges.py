@@ -3,6 +3,7 @@ in both tap orders and on every seat, warnings for impossible counts (page and A
 Penitenziagite cards' scoring reading."""
 from __future__ import annotations
 
+import html
 import json
 
 import pytest
@@ -193,3 +194,16 @@ def test_a_correction_after_the_last_player_tapped_done_first_keeps_the_game_ove
     assert "The game is over" in page and "Still to play" not in page
     resp = pen.post("turn", page="play", form_key="sins-turn")
     assert resp.status_code == 422
+
+
+def test_the_abyss_log_line_has_no_points_to_agree_with_the_number(tables):
+    """Issue 28, plurals: an Abyss of 1 point never reads "1 points" in the log (either language)."""
+    from tests.web.test_sins_pages import Sins
+
+    sins = Sins(tables, names=NAMES).ready()
+    assert sins.post("abyss/total", {"points": 1}, page="score").status_code == 200
+    page = text_of(sins.page("score"))
+    assert "Abyss of Souls total entered: it scores 1" in page and "1 points" not in page
+    sins.tables.client.set_cookie("lang", "fr", domain="companion.test")
+    page = " ".join(text_of(sins.page("score")).replace("\u2019", "'").split())
+    assert "Total de l'Abysse des Âmes saisi : elle marque 1" in html.unescape(page) and "1 points" not in page

@@ -178,14 +178,14 @@ def mode(state, form, said):
 
 
 @sins_action("/t/<token>/sins/abyss", AbyssForm, "sins.abyss", scoring=True,
-             summary=N_("Abyss of Souls counted: %(points)d points"))
+             summary=N_("Abyss of Souls counted: it scores %(points)d"))
 def abyss(state, form, said):
     table.save_abyss(state, form.counts(), label)
     said(points=table.abyss_value(table.score_state(state["game"])))
 
 
 @sins_action("/t/<token>/sins/abyss/total", AbyssTotalForm, "sins.abyss", scoring=True,
-             summary=N_("Abyss of Souls total: %(points)d points"))
+             summary=N_("Abyss of Souls total entered: it scores %(points)d"))
 def abyss_total(state, form, said):
     said(points=table.save_abyss_total(state, form.points.data or ""))
 
