@@ -27,7 +27,9 @@ from ..tables.shape import ValidationError, first_error, validate_document
 from ..text import clean_line
 
 FIELDS = {"version", "kind", "summary", "args", "at", "undo", "reverts_to", "undoes"}
-OPS = {"add", "remove", "replace", "move", "copy", "test"}
+# What the store's diffs are made of. Not "copy": a patch of copies could double the document at each
+# step before any check sees it.
+OPS = {"add", "remove", "replace", "move"}
 KIND = re.compile(r"^[a-z][a-z0-9._-]{0,39}$")
 MARK = re.compile(r"^[0-9a-f]{24}$")
 TEXT_MAX = 200  # a summary (a message id) or a value in a log line, as the store keeps them
@@ -93,7 +95,7 @@ def _op(op) -> bool:
         return False
     if op["path"] and not op["path"].startswith("/"):
         return False
-    if op["op"] in ("move", "copy"):
+    if op["op"] == "move":
         return set(op) == {"op", "path", "from"} and isinstance(op["from"], str)
     if op["op"] == "remove":
         return set(op) == {"op", "path"}
@@ -105,9 +107,9 @@ def _at(value) -> datetime | None:
         return None
     try:
         found = datetime.fromisoformat(value)
-    except ValueError:
+        return (found if found.tzinfo else found.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+    except (ValueError, OverflowError):  # not a time, or out of range once in UTC ("0001-01-01T00:00+05:00")
         return None
-    return (found if found.tzinfo else found.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
 
 
 def entry(raw, version: int) -> Entry:

@@ -207,6 +207,8 @@ def test_the_restored_play_keeps_its_date(app, tables, client):
     (lambda h: h[3].update(summary="x\u0000"), "change 4 (summary)"),
     (lambda h: h[3].update(args={"player": {"not": "a message"}}), "change 4 (args)"),
     (lambda h: h[3].update(at="yesterday"), "change 4 (at)"),
+    (lambda h: h[3].update(at="0001-01-01T00:00:00+05:00"), "change 4 (at)"),
+    (lambda h: h[3].update(undo=[{"op": "copy", "path": "/state/x", "from": "/state"}]), "change 4 (undo)"),
     (lambda h: h[3].update(reverts_to=4), "change 4 (reverts_to)"),
     (lambda h: h[3].update(undoes=2), "change 4 (undoes)"),
     (lambda h: h.append(copy.deepcopy(h[-1])), "(version)"),
@@ -340,3 +342,50 @@ def test_a_history_too_costly_to_check_is_refused():
     with pytest.raises(Invalid) as err:
         backup.check(history, {}, GAMES["fivesails"], backup.WORK_MAX // 50)
     assert err.value.problems[0].params == {"num": 100}
+
+
+def test_the_restored_log_is_the_original_log(app, tables, client):
+    """Every change comes back as it was (kind, words, time, patch): checking the file must leave
+    the patches it replays untouched, or a later Undo would restore the wrong document."""
+    from companion.db import get_session
+    from companion.models import Action, Table
+
+    token = tables.create("sins", names=NAMES)
+    finish_sins(tables, token)
+    data = client.get(f"/t/{token}/export.json").get_json()
+    new = _new(_import(client, data))
+    with app.app_context():
+        session = get_session()
+        logs = []
+        for t in (token, new):
+            table = session.execute(select(Table).where(Table.token == t)).scalars().one()
+            logs.append([(a.version, a.kind, a.summary, a.args, a.undo_patch, a.created_at.replace(tzinfo=None, microsecond=0))
+                         for a in session.execute(select(Action).where(Action.table_id == table.id)
+                                                  .order_by(Action.version)).scalars()])
+    assert logs[1] == logs[0] and len(logs[0]) > 5
+
+
+def test_checking_a_history_leaves_its_patches_as_they_were():
+    """Replaying puts a patch's value into the document; an earlier patch then changing inside it
+    must not change the stored patch (jsonpatch inserts values by reference)."""
+    from types import SimpleNamespace
+
+    from companion.plays import backup
+    from companion.tables.shape import Strict
+
+    class Box(Strict):
+        a: int
+
+    class State(Strict):
+        box: Box
+
+    doc = {"name": "T", "status": "playing", "result": None,
+           "state": {"players": [{"id": 1, "name": "Ana", "colour": None}, {"id": 2, "name": "Bo", "colour": None}],
+                     "game": {"box": {"a": 2}}}}
+    history = [{"version": 1, "kind": "box", "summary": "a", "args": {}, "at": "2026-11-27T05:00:00",
+                "undo": [{"op": "replace", "path": "/state/game/box/a", "value": 0}]},
+               {"version": 2, "kind": "box", "summary": "b", "args": {}, "at": "2026-11-27T05:01:00",
+                "undo": [{"op": "replace", "path": "/state/game/box", "value": {"a": 1}}]}]
+    entries = backup.check(copy.deepcopy(history), doc, SimpleNamespace(shape=State), 200)
+    assert [e.undo for e in entries] == [h["undo"] for h in history]
+    assert doc["state"]["game"]["box"] == {"a": 2}
