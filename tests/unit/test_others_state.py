@@ -510,6 +510,7 @@ def test_fight_corruption_past_7_becomes_wounds():
     gs = gs_of(doc)
     hid = lineup(doc)[0]
     state.hero(gs, hid)["corruption"] = 6
+    state.set_stats(doc, hid, 2, 2, 0)
     state.start_fight(doc, hid, "fight")
     state.resolve(doc, HeroRoll(), SinRoll(hits=1, corruption=3))
     assert gs["fight"]["outcome"]["wounds_total"] == 3
@@ -524,6 +525,7 @@ def test_fight_that_kills_asks_only_for_the_markers_left():
     hid = lineup(doc)[0]
     for slot in (1, 2, 3):
         state.take_wound(doc, hid, slot)
+    state.set_stats(doc, hid, 2, 2, 0)
     state.start_fight(doc, hid, "fight")
     state.resolve(doc, HeroRoll(), SinRoll(hits=6))
     assert gs["fight"]["outcome"]["wounds_total"] == 2
@@ -552,6 +554,7 @@ def test_crisis_counts_tokens_and_wounds_nothing():
     doc = started()
     gs = gs_of(doc)
     hid = lineup(doc)[0]
+    state.set_stats(doc, hid, 2, 2, 0)
     state.start_fight(doc, hid, "crisis")
     state.resolve(doc, HeroRoll(skill=2, faith=1, flex_skill=1), SinRoll())
     assert gs["fight"]["outcome"]["tokens"] == 3
@@ -564,6 +567,7 @@ def test_bad_fight_inputs():
     hid = lineup(doc)[0]
     with pytest.raises(Invalid):
         state.prepare_fight(doc, {"monsters": 1})  # nothing open
+    state.set_stats(doc, hid, 2, 2, 1)
     state.start_fight(doc, hid, "fight")
     with pytest.raises(Invalid) as err:
         state.prepare_fight(doc, {"monsters": 41, "pentagrams": -1})

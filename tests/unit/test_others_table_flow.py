@@ -291,6 +291,7 @@ def test_corruption_7_and_death_in_one_fight_kills_the_innocents():
     h = state.hero(gs, hid)
     h.update(corruption=6, wounds=[1, 2, 3, 4])
     state.add_innocents(doc, hid, 2)
+    state.set_stats(doc, hid, 2, 2, 0)
     state.start_fight(doc, hid, state.FIGHT)
     state.resolve(doc, HeroRoll(), SinRoll(hits=1, corruption=1))
     state.apply_fight(doc, [5])

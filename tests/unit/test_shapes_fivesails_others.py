@@ -183,7 +183,9 @@ def _hero_in_play(doc, skip=()) -> int:
 def _fight(doc, seen, hid, kind, roll, sin):
     state.start_fight(doc, hid, kind)
     check(doc, "others", seen)
-    state.prepare_fight(doc, {"teammates": 1, "monsters": 3, "pentagrams": 1, "extra_dice": 2})
+    # The printed stats were never typed (None in the document, a valid shape): typed here, never 0.
+    state.prepare_fight(doc, {"stat": 2, "base_defense": 0, "teammates": 1, "monsters": 3, "pentagrams": 1,
+                              "extra_dice": 2})
     check(doc, "others", seen)
     state.resolve(doc, roll, sin)
     check(doc, "others", seen)

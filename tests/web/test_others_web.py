@@ -502,6 +502,7 @@ def test_fight_helper_flow(client, tables, playing):
 
 def test_crisis_and_close(client, tables, playing):
     hid = lineup(tables, playing)[0]
+    ok(post(tables, playing, "stats", {"hero": hid, "name": "Rose", "fight": 2, "skill": 2, "defense": 1}))
     ok(post(tables, playing, "fight/start", {"hero": hid, "kind": "crisis"}))
     ok(post(tables, playing, "fight/resolve", {"skill": 2, "faith": 1, "flex_skill": 1}))
     assert "Remove up to 3 face-up Exploration tokens" in text_of(client.get(f"/t/{playing}/fight"))

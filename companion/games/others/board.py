@@ -286,8 +286,13 @@ class Board:
         return self.hero(self.fight["hero"]) if self.fight else None
 
     @property
-    def fight_dice(self) -> tuple[int, int]:
+    def fight_dice(self) -> tuple[int | None, int]:
         return state.fight_dice(self.gs)
+
+    @property
+    def fight_missing(self) -> dict[str, str]:
+        """The printed stats the open fight still needs ({prep field: message id}); empty when none."""
+        return state.missing_stats(self.fight) if self.fight else {}
 
     @property
     def commissioner_in_fight(self) -> bool:

@@ -143,7 +143,8 @@ class FightPrepForm(OthersForm):
 
 
 for _name in state.PREP_FIELDS:
-    setattr(FightPrepForm, _name, whole(0, rules.DICE_MAX))
+    # A blank printed stat reaches the rules, which ask for it by name (state.MISSING_STAT), never 0.
+    setattr(FightPrepForm, _name, whole(0, rules.DICE_MAX, required=_name not in ("stat", "base_defense")))
 
 ROLL_FIELDS = ("hits", "defense", "counter", "skill", "faith", "flex_hits", "flex_defense", "flex_counter",
                "flex_skill", "sin_hits", "sin_corruption")

@@ -266,16 +266,17 @@ FIGHT_KINDS = (FIGHT, RANGED, CRISIS)
 def start_fight(doc: dict, hid: int, kind: str) -> None:
     """Open the fight helper for a hero: a Fight, a Ranged Fight (p. 34: the hero rolls first, the
     survivors may move up to 2 spaces and fight back against that roll, no Acolyte ability), or
-    Resolve a Crisis. Its inputs start from the hero's typed stats; the Commissioner and the
-    Apocalypse track are counted by themselves."""
+    Resolve a Crisis. Its inputs start from the hero's typed stats; a printed stat never typed stays
+    unknown (None) until the players type it under Before rolling, never counted as 0 (`missing_stats`).
+    The Commissioner and the Apocalypse track are counted by themselves."""
     gs = require_playing(doc)
     h = living_hero(doc, hid)
     if kind not in FIGHT_KINDS:
         raise Invalid(Problem("kind", N_("Choose a Fight, a Ranged Fight or a Crisis.")))
     stats = h["stats"]
     gs["fight"] = {"hero": hid, "kind": kind,
-                   "stat": (stats["skill"] if kind == CRISIS else stats["fight"]) or 0,
-                   "base_defense": stats["defense"] or 0, "teammates": 0, "extra_dice": 0,
+                   "stat": stats["skill"] if kind == CRISIS else stats["fight"],
+                   "base_defense": stats["defense"], "teammates": 0, "extra_dice": 0,
                    "extra_defense": 0, "extra_hits": 0, "monsters": 0, "pentagrams": 0, "sin_extra": 0,
                    "roll": None, "outcome": None}
 
@@ -289,6 +290,25 @@ def fight_of(gs: dict) -> dict:
 PREP_FIELDS = ("stat", "base_defense", "teammates", "extra_dice", "extra_defense", "extra_hits", "monsters",
                "pentagrams", "sin_extra")
 
+# What each printed stat the fight needs says when it was never typed: the dice and the wounds are
+# never worked out with a 0 standing in for it.
+MISSING_STAT = {
+    "fight": N_("Type the hero's printed Fight: the dice are not counted until it is known."),
+    "skill": N_("Type the hero's printed Skill: the dice are not counted until it is known."),
+    "base_defense": N_("Type the hero's printed Defense: the wounds are not worked out until it is known."),
+}
+
+
+def missing_stats(fight: dict) -> dict[str, str]:
+    """The printed stats this fight needs that nobody typed yet: {prep field: message id}. A Crisis needs
+    Skill only; a Fight or a Ranged Fight needs Fight and Defense."""
+    missing = {}
+    if fight["stat"] is None:
+        missing["stat"] = MISSING_STAT["skill" if fight["kind"] == CRISIS else "fight"]
+    if fight["kind"] != CRISIS and fight["base_defense"] is None:
+        missing["base_defense"] = MISSING_STAT["base_defense"]
+    return missing
+
 
 def prepare_fight(doc: dict, values: dict[str, int]) -> None:
     """Hero and Sin preparation (p. 31): the numbers behind both dice pools."""
@@ -299,21 +319,30 @@ def prepare_fight(doc: dict, values: dict[str, int]) -> None:
     problems = Problems()
     for name in PREP_FIELDS:
         value = values.get(name, fight[name])
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= rules.DICE_MAX:
+        if value is None and name == "base_defense" and fight["kind"] == CRISIS:
+            continue  # a Crisis rolls no Defense
+        if value is None and name in ("stat", "base_defense"):
+            problems.add(name, MISSING_STAT["skill" if name == "stat" and fight["kind"] == CRISIS
+                                            else "fight" if name == "stat" else name])
+        elif not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= rules.DICE_MAX:
             problems.add(name, N_("From 0 to %(max)d."), max=rules.DICE_MAX)
         else:
             fight[name] = value
     problems.raise_if_any()
 
 
-def fight_dice(gs: dict) -> tuple[int, int]:
-    """(hero dice, Sin dice) for the open fight, with the hero's Corruption bonus and the track's dice."""
+def fight_dice(gs: dict) -> tuple[int | None, int]:
+    """(hero dice, Sin dice) for the open fight, with the hero's Corruption bonus and the track's dice;
+    no hero dice (None) while the hero's printed Fight or Skill is unknown."""
     fight = gs["fight"]
     h = hero(gs, fight["hero"])
     bonus = Bonus.from_dict(h["pending"])
     fighting = fight["kind"] != CRISIS
     commissioner = fighting and "commissioner" in h["npcs"]
-    heroes = rules.hero_dice(fight["stat"], fight["teammates"], commissioner, fight["extra_dice"], bonus)
+    if fight["stat"] is None:  # never typed: no count rather than one made with 0
+        heroes = None
+    else:
+        heroes = rules.hero_dice(fight["stat"], fight["teammates"], commissioner, fight["extra_dice"], bonus)
     sins = rules.sin_dice(fight["monsters"], fight["pentagrams"],
                           fight["sin_extra"] + apocalypse_bonus(gs)["sin_dice"]) if fighting else 0
     return heroes, sins
@@ -323,6 +352,9 @@ def resolve(doc: dict, roll: rules.HeroRoll, sin: rules.SinRoll) -> None:
     """Enter the rolled results and work out what reaches the hero (p. 31) or how many tokens go (p. 13)."""
     gs = require_playing(doc)
     fight = fight_of(gs)
+    missing = missing_stats(fight)
+    if missing:
+        raise Invalid([Problem(name, msg) for name, msg in missing.items()])
     h = hero(gs, fight["hero"])
     bonus = Bonus.from_dict(h["pending"])
     fight["roll"] = {**roll.__dict__, "sin_hits": sin.hits, "sin_corruption": sin.corruption}

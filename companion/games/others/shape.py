@@ -262,8 +262,8 @@ class CrisisOutcome(Strict):
 class Fight(Strict):
     hero: HeroId
     kind: Literal[state.FIGHT_KINDS]  # type: ignore[valid-type]
-    stat: Dice
-    base_defense: Dice
+    stat: Dice | None  # None: the hero's printed stat was never typed (asked for, never counted as 0)
+    base_defense: Dice | None
     teammates: Dice
     extra_dice: Dice
     extra_defense: Dice

@@ -28,9 +28,9 @@ from .apocalypse import (CARDS_MAX, COUNT_MAX, EFFECT_MAX, NOTES_MAX, NOTE_MAX, 
                          add_mission_note, add_progress, clean_track, finish, hell_club_killed, heroes_win,
                          mission_target, next_mission, note_card, raise_apocalypse, set_target, set_track,
                          sins_win, skip_reveal, track_defined)
-from .heroes import (CRISIS, FIGHT, FIGHT_KINDS, INNOCENTS_KILLED, INNOCENTS_MAX, NPCS, NPC_EFFECTS,
+from .heroes import (CRISIS, FIGHT, FIGHT_KINDS, INNOCENTS_KILLED, INNOCENTS_MAX, MISSING_STAT, NPCS, NPC_EFFECTS,
                      NPC_NAMES, PREP_FIELDS, RANGED, UPGRADES_MAX, add_innocents, add_upgrades, apply_fight,
-                     cancel_voluntary, close_fight, fight_dice, fight_of, heal, kill, prepare_fight,
+                     cancel_voluntary, close_fight, fight_dice, fight_of, heal, kill, missing_stats, prepare_fight,
                      rename_hero, repent, replace_hero, resolve, reveal_dark_past, roll_done, set_npc,
                      set_stats, start_fight, take_forced, take_voluntary, take_wound, unreplaceable,
                      would_be_bonus)
