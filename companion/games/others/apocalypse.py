@@ -176,8 +176,13 @@ def note_card(doc: dict, level: int, name: str, hell_club: str) -> None:
 
 
 def skip_reveal(doc: dict, level: int) -> None:
+    """A card revealed with nothing noted (p. 23): it is out all the same, so it joins the cards out,
+    unnamed (the page calls it by its place: "Apocalypse card 3"), and is not asked for again."""
     gs = require_playing(doc)
-    gs["apocalypse"]["reveal_due"] = [lv for lv in gs["apocalypse"]["reveal_due"] if lv != level]
+    apo = gs["apocalypse"]
+    if level in apo["reveal_due"] and len(apo["cards"]) < CARDS_MAX:
+        apo["cards"].append({"level": level, "name": "", "hell_club": "", "gone": False})
+    apo["reveal_due"] = [lv for lv in apo["reveal_due"] if lv != level]
 
 
 def hell_club_killed(doc: dict, index: int) -> None:
