@@ -36,7 +36,7 @@ def sin_list(sins) -> dict:
     """The sin types as a log message whose names are translated for each reader."""
     sins = list(sins)
     if not sins:
-        return {"msg": N_("none")}
+        return {"msg": N_("no sin type")}
     return {"msg": ", ".join(f"%(s{i})s" for i in range(len(sins))),
             "args": {f"s{i}": {"term": rules.SIN_NAMES[s]} for i, s in enumerate(sins)}}
 
