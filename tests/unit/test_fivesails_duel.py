@@ -59,12 +59,17 @@ def test_a_refused_challenge_has_no_rounds():
     assert "rounds" in errors(err)
 
 
-def test_a_challenge_with_no_threat_ends_at_once():
+def test_a_challenge_with_no_threat_still_starts_the_duel_with_a_card():
+    """Accepting a challenge: the acceptor must play a card in their first round, threat or not; the
+    duel ends only at the end of a round with both pools empty."""
     duel = d.start(Setup(who(stat=0), who()))
-    assert duel.ended
+    assert not duel.ended and duel.next == DEFENDER and duel.must_play_card()
     with pytest.raises(Invalid) as err:
-        d.resolve(Setup(who(stat=0), who()), [card(1)])
-    assert "rounds.0" in errors(err)
+        d.resolve(Setup(who(stat=0), who()), [NO_CARD])
+    assert "rounds.0.card" in errors(err)
+    assert d.resolve(Setup(who(stat=0), who()), [card(1)]).ended  # Riposte 1 moves nothing: over
+    after = d.resolve(Setup(who(stat=0), who()), [card(0, 0, 2)])
+    assert not after.ended and after.pools[CHALLENGER] == 2
 
 
 # -- Riposte, Parry, Thrust ------------------------------------------------------------------------
@@ -394,6 +399,7 @@ def test_rounds_alternate_from_the_accepting_side_and_the_duel_ends_only_with_em
     duel = _playable(Setup(c, f), rounds)
     for i, r in enumerate(duel.rounds):
         assert r.actor == (DEFENDER if i % 2 == 0 else CHALLENGER)
-    assert duel.ended == (sum(duel.pools.values()) == 0)
+    # the end check comes at the end of a round: an accepted duel with no threat yet has not ended
+    assert duel.ended == (sum(duel.pools.values()) == 0 and bool(duel.rounds))
     replay = d.resolve(Setup(c, f), d.rounds_played(duel))
     assert replay == duel

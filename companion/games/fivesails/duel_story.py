@@ -59,7 +59,7 @@ def opening_story(duel: Duel) -> list[Line]:
         if f.destroyed:
             lines.append(Line(N_("%(name)s is destroyed and goes to The Locker."), {"name": d}))
     elif duel.opening_threat == 0:
-        lines.append(Line(N_("No threat was generated, so the duel is over at once.")))
+        lines.append(Line(N_("%(name)s accepts; no threat was generated, but the duel starts: %(name)s plays the first round with a card."), {"name": d}))
     else:
         lines.append(Line(N_("%(name)s accepts: %(n)d threat goes into %(name)s's pool."),
                           {"name": d, "n": duel.opening_threat}))

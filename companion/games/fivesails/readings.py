@@ -42,6 +42,10 @@ READINGS = {
         "setup-city-line",
         N_("Two readings of where Governor's Gardens goes with 4 players: outside the other end of the line "
            "(our default), or beyond Ole's Inn at the same end. Place it as your table reads the book.")),
+    "fifth-day-influence": (
+        "victory-fifth-day",
+        N_("Our reading: add up the Influence of your characters in play. Another table may count the Leader "
+           "alone.")),
     "tracker": (
         "wounds",
         N_("A Leader linked to a duel starts it with the wounds on its tracker; when the duel ends its wounds "

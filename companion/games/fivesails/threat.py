@@ -13,7 +13,9 @@ Readings of the rulebook made here (the app says so where it shows them):
   example lets the challenger answer with no card.
 - Threat sent to a destroyed character is discarded: a destroyed character is in The Locker, so it is
   an absent adversary (p. 27 "An Absent Adversary").
-- A challenge that generates no threat at all ends at once: a duel ends when no pool holds threat.
+- A challenge accepted with no threat generated (a challenger with Combat 0, say) still starts the duel:
+  the accepting side must play its first round with a card ("Accepting a challenge"), and the end
+  check (no threat in any pool) comes at the end of a round, so it cannot end before that round.
 - An absent adversary is said round by round: when the round's card is played, is the adversary at
   the acting participant's location? If not (one of them moved away), the threat this round sends
   (Riposte and Thrust) is discarded; the Riposte still takes threat out of the actor's own pool
@@ -130,8 +132,11 @@ class Duel:
 
     @property
     def ended(self) -> bool:
-        """A duel ends only when neither threat pool holds any threat (p. 26 "Ending a Duel")."""
-        return self.pools[CHALLENGER] == 0 and self.pools[DEFENDER] == 0
+        """A duel ends only when neither threat pool holds any threat (p. 26 "Ending a Duel"), checked at
+        the end of a round (p. 25 "Round Ends"): an accepted duel plays its first round even with empty
+        pools; a refused challenge has no duel to play."""
+        empty = self.pools[CHALLENGER] == 0 and self.pools[DEFENDER] == 0
+        return empty and (bool(self.rounds) or self.setup.refused)
 
     @property
     def next(self) -> str | None:
