@@ -3,23 +3,33 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  /* A notice: its text and at most one button. The toast here and the live table's status line
+     (10-live.js) are both drawn by it. */
+  function notice(box, text, actionLabel, action, buttonClass) {
+    box.textContent = "";
+    if (text) {
+      var p = document.createElement("span");
+      p.textContent = text;
+      box.appendChild(p);
+    }
+    if (actionLabel && action) {
+      var b = document.createElement("button");
+      b.type = "button";
+      if (buttonClass) b.className = buttonClass;
+      b.textContent = actionLabel;
+      b.addEventListener("click", action);
+      box.appendChild(b);
+    }
+    box.hidden = !text;
+  }
+  window.companionNotice = notice;
+
   var toastTimer = null;
 
   function toast(text, actionLabel, action) {
     var box = document.getElementById("toast");
     if (!box) return;
-    box.textContent = "";
-    var p = document.createElement("span");
-    p.textContent = text;
-    box.appendChild(p);
-    if (actionLabel && action) {
-      var b = document.createElement("button");
-      b.type = "button";
-      b.textContent = actionLabel;
-      b.addEventListener("click", function () { box.hidden = true; action(); });
-      box.appendChild(b);
-    }
-    box.hidden = false;
+    notice(box, text, actionLabel, action && function () { box.hidden = true; action(); });
     clearTimeout(toastTimer);
     if (!actionLabel) toastTimer = setTimeout(function () { box.hidden = true; }, 6000);
   }
@@ -129,75 +139,11 @@
     }
   });
 
-  /* Live updates from other phones. The poller asks "?since=<version>" and gets 204 until the
-     table changes. Never throw away what this phone is typing, and never go back in time. */
-  function live() { return document.getElementById("live"); }
-
-  function isDirty(root) {
-    var fields = root.querySelectorAll("input, select, textarea");
-    for (var i = 0; i < fields.length; i++) {
-      var f = fields[i];
-      if (f.type === "hidden" || f.readOnly || f.disabled) continue;
-      if (f.type === "checkbox" || f.type === "radio") {
-        if (f.checked !== f.defaultChecked) return true;
-      } else if (f.tagName === "SELECT") {
-        // With no option marked selected in the HTML, the browser shows the first one.
-        var initial = 0;
-        for (var j = 0; j < f.options.length; j++) {
-          if (f.options[j].defaultSelected) { initial = j; break; }
-        }
-        if (f.selectedIndex !== initial) return true;
-      } else if (f.value !== f.defaultValue) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  var forceNext = false;
-
-  function refreshNow() {
-    var poll = document.querySelector("[data-poll]");
-    if (!poll || !window.htmx) return;
-    forceNext = true;
-    htmx.trigger(poll, "poll-now");
-  }
-
-  document.addEventListener("htmx:beforeSwap", function (e) {
-    var elt = e.detail.requestConfig && e.detail.requestConfig.elt;
-    var region = live();
-    if (!elt || !region || !elt.hasAttribute || !elt.hasAttribute("data-poll")) return;
-    var xhr = e.detail.xhr;
-    var incoming = parseInt(xhr.getResponseHeader("X-Table-Version"), 10);
-    var shown = parseInt(region.getAttribute("data-version"), 10);
-    if (!isNaN(incoming) && !isNaN(shown) && incoming <= shown) {
-      e.detail.shouldSwap = false;  // an answer overtaken by this phone's own newer change
-      return;
-    }
-    if (!forceNext && isDirty(region)) {
-      e.detail.shouldSwap = false;
-      toast(t("changed", "Another phone changed the table."), t("show", "Show"), refreshNow);
-      return;
-    }
-    forceNext = false;
-  });
-
-  document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") {
-      var poll = document.querySelector("[data-poll]");
-      if (poll && window.htmx) htmx.trigger(poll, "poll-now");
-    }
-  });
-
   /* Network trouble and errors: say so, keep what was typed (nothing is swapped). */
   document.addEventListener("htmx:sendError", function (e) {
-    var elt = e.detail.elt;
-    if (elt && elt.hasAttribute && elt.hasAttribute("data-poll")) return;  // polling retries by itself
     toast(t("offline", "No connection: that change may not have been saved. Tap it again when the network is back: it will never count twice."));
   });
   document.addEventListener("htmx:responseError", function (e) {
-    var elt = e.detail.elt;
-    if (elt && elt.hasAttribute && elt.hasAttribute("data-poll")) return;
     var text = t("failed", "That did not work.");
     try {
       var doc = new DOMParser().parseFromString(e.detail.xhr.responseText, "text/html");

@@ -37,22 +37,8 @@
     var box = document.querySelector("[data-live-status]");
     if (!box) return;
     clearTimeout(statusTimer);
-    box.textContent = "";
     box.className = "live-status" + (kind ? " live-status-" + kind : "");
-    if (text) {
-      var p = document.createElement("span");
-      p.textContent = text;
-      box.appendChild(p);
-    }
-    if (actionLabel && action) {
-      var b = document.createElement("button");
-      b.type = "button";
-      b.className = "button secondary";
-      b.textContent = actionLabel;
-      b.addEventListener("click", action);
-      box.appendChild(b);
-    }
-    box.hidden = !text;
+    window.companionNotice(box, text, actionLabel, action, "button secondary");
   }
 
   /* -- the outbox: every table tap, with its own id, in order, until the server answers ---------- */
