@@ -199,12 +199,18 @@ def rematch(token):
     return recent.remember(redirect(url_for("tables.page", token=new.token), code=303), new.token)
 
 
-@bp.get("/t/<token>/bgstats.json")
-def bgstats_json(token):
+def _finished_play(token: str) -> tuple[Table, Play]:
+    """The table behind a link (either link) and its play; 404 before the game has ended."""
     table, _readonly = open_table(token, edit=False)
     play = play_of(table)
     if play is None:
         abort(404)
+    return table, play
+
+
+@bp.get("/t/<token>/bgstats.json")
+def bgstats_json(token):
+    table, play = _finished_play(token)
     return download(json.dumps(bgstats_of(table, play), ensure_ascii=False, indent=2), "application/json",
                     f"bgstats-{table.game}-{play.id}.json")
 
@@ -221,10 +227,7 @@ def bgsplay_download(entries, filename: str):
 
 @bp.get("/t/<token>/play.bgsplay")
 def play_bgsplay(token):
-    table, _readonly = open_table(token, edit=False)
-    play = play_of(table)
-    if play is None:
-        abort(404)
+    table, play = _finished_play(token)
     return bgsplay_download([(play_id_of(table, play), play.started_at, play.finished_at, play.data)],
                             f"{table.game}-{play.id}.bgsplay")
 
