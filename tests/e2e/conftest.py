@@ -84,9 +84,12 @@ def phone(request):
 class Phone:
     """One phone at the table: a browser context with its own cookies, and checks on each page."""
 
-    def __init__(self, browser, viewport, base_url):
+    def __init__(self, browser, viewport, base_url, service_workers="allow"):
+        # service_workers="block" for a test that routes a request: one the page's service worker
+        # handles never reaches page.route.
         self.context = browser.new_context(viewport=viewport, device_scale_factor=2, is_mobile=True,
-                                           has_touch=True, base_url=base_url, locale="en-GB")
+                                           has_touch=True, base_url=base_url, locale="en-GB",
+                                           service_workers=service_workers)
         self.context.set_default_timeout(10_000)
         self.page = self.context.new_page()
         self.errors: list[str] = []
@@ -106,8 +109,8 @@ class Phone:
 def make_phone(browser, phone, live_server):
     phones = []
 
-    def factory(viewport=None):
-        p = Phone(browser, viewport or phone, live_server.url)
+    def factory(viewport=None, service_workers="allow"):
+        p = Phone(browser, viewport or phone, live_server.url, service_workers)
         phones.append(p)
         return p
 

@@ -63,7 +63,7 @@ def test_taps_made_offline_are_kept_shown_and_sent_once_when_the_network_is_back
 
 
 def test_a_tap_whose_answer_was_lost_after_it_was_saved_counts_once(make_phone):
-    phone = make_phone()
+    phone = make_phone(service_workers="block")  # the tap must pass through page.route below
     page = phone.page
     token = five_sails(page)
     lost = []

@@ -219,7 +219,7 @@ def test_no_more_cards_in_all_than_the_deck_holds():
 def test_face_up_hearts_are_among_the_face_up_cards():
     errs = problems([{"low": 1, "hearts": 2}, {}, {}])
     assert list(errs) == ["players.0.hearts"]
-    assert "A shows 2 hearts" in errs["players.0.hearts"][0]
+    assert "A shows more hearts face up (2) than face-up cards (1)" in errs["players.0.hearts"][0]
 
 
 def test_every_lost_pile_shows_a_face_up_card():

@@ -206,7 +206,7 @@ def others_stages(tables, token):
         return next(h for h in gs()["heroes"] if h["id"] == hid)
 
     def act(path, data=None):
-        page = ("heroes" if path in ("forced", "innocents", "voluntary", "wound") else
+        page = ("heroes" if path in ("forced", "innocents", "voluntary", "wound", "stats") else
                 "fight" if path.startswith("fight") else
                 "apocalypse" if path in ("track", "apocalypse", "card") else "round")
         step(tables, token, f"others/{path}", data, page=page)
@@ -223,6 +223,8 @@ def others_stages(tables, token):
     act("voluntary", {"hero": first})
     yield stage("turn-and-corruption", "others/reaction", "others/turn/back", "others/voluntary/cancel",
                 "others/roll-done", "others/alert", "others/dark-past")
+    # The fight helper needs the hero's printed stats before it offers the results (issue 28).
+    act("stats", {"hero": second, "name": "Karl", "fight": 2, "skill": 2, "defense": 3})
     act("fight/start", {"hero": second, "kind": "fight"})
     yield stage("fight", "others/fight/prepare", "others/fight/resolve", "others/fight/close")
     act("fight/prepare", {"stat": 2, "base_defense": 1, "teammates": 1, "extra_dice": 1, "extra_defense": 1,
