@@ -36,9 +36,9 @@ def test_every_glossary_term_is_used_by_the_rules_in_both_languages(game):
     assert [fr for _, fr in glossary.terms if _flat(fr) not in french] == []
 
 
-# Gibbon's screens still say "Gourmandise" for Gluttony; the rules take the French 7 Sins rulebook's
-# "Gloutonnerie" (issue 28), and the game's catalog is changed by the owner of companion/games.
-SCREENS_PENDING = {"gibbon"}
+# A game whose French screens still differ from its glossary (strict xfail): none since Gibbon's
+# "Gourmandise" became the French 7 Sins rulebook's "Gloutonnerie" (issue 28).
+SCREENS_PENDING: set[str] = set()
 
 
 @pytest.mark.parametrize("game", [pytest.param(g, marks=pytest.mark.xfail(strict=True, reason="catalog pending"))

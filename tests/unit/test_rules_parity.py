@@ -54,12 +54,7 @@ TERMS = {
     ],
 }
 
-# French screen words that still differ from the table, waiting on the game code's own catalogs
-# (changed by the engineer who owns companion/games): strict, so the entry must go once fixed.
-#   fivesails: "limite d'équipage" in the Muster help (day.py) -> "Plafond d'équipage"
-#   gibbon:    "Gourmandise" (the sin's name, the sins summary, the no-face-down-card line) -> "Gloutonnerie"
-#   others:    "Gourmandise" (a Sin's name) -> "Gloutonnerie"
-APP_PENDING = {"gibbon", "others", "fivesails"}
+APP_PENDING: set[str] = set()  # French screen words still differing from the table: none left
 
 
 def flat(text: str) -> str:
