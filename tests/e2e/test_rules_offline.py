@@ -53,8 +53,9 @@ def open_search(page):
 
 
 def wait_saved(page, *paths):
-    """Until the service worker has these pages in its cache."""
-    for path in paths:
+    """Until the service worker has these pages in its cache, and the index of the saved rules that
+    the offline page lists them from."""
+    for path in (*paths, "/rules/offline.json"):
         page.wait_for_function("(p) => caches.match(p).then(Boolean)", arg=path)
 
 
@@ -121,7 +122,7 @@ def test_a_rules_page_never_saved_shows_the_offline_contents(make_phone):
     phone = make_phone()
     page = phone.page
     visit(page, "/rules/sins/turn")
-    wait_saved(page, "/rules/sins/abyss", "/rules/offline")
+    wait_saved(page, "/rules/sins/turn", "/rules/sins/abyss", "/rules/offline")
     phone.context.set_offline(True)
     page.goto("/rules/fivesails/lethal")
     expect(page.get_by_role("heading", level=1)).to_have_text("No connection")
