@@ -190,8 +190,9 @@ def test_a_stale_tap_is_judged_on_what_the_phone_saw(app, client, game):
                     exercised["dependent"].add(spec.endpoint)
                     # Refused (a conflict, with the fresh table), or exactly what it did on its view.
                     assert stale.status_code in (200, 409, 422), what
-                    if applied and spec.endpoint in DRAWS:  # what it wrote, not what it drew
-                        assert set(did) == set(meant), what
+                    if applied and spec.endpoint in DRAWS:  # where it wrote, not what it drew: a
+                        # new draw may match the old one at some places, so compare the lists written
+                        assert {p[:-1] for p in did} == {p[:-1] for p in meant}, what
                     elif applied:
                         assert did == meant, what
                     if stale.status_code == 409:
