@@ -23,7 +23,7 @@ import jsonpointer
 
 from ..domain import N_, Invalid, Problem
 from ..tables.restore import Entry
-from ..tables.shape import ValidationError, first_error, validate_document
+from ..tables.shape import ValidationError, first_error, plain_scalar, validate_document
 from ..text import clean_line
 
 FIELDS = {"version", "kind", "summary", "args", "at", "undo", "reverts_to", "undoes"}
@@ -33,7 +33,6 @@ OPS = {"add", "remove", "replace", "move"}
 KIND = re.compile(r"^[a-z][a-z0-9._-]{0,39}$")
 MARK = re.compile(r"^[0-9a-f]{24}$")
 TEXT_MAX = 200  # a summary (a message id) or a value in a log line, as the store keeps them
-BIG = 999_999_999
 # Checking a history costs about (its changes) x (the document's size): past this, a file is refused
 # rather than keeping a server busy (a real 1,000-change table is far below it).
 WORK_MAX = 60_000_000
@@ -67,12 +66,8 @@ def _value(value, depth: int = 0) -> bool:
     number, a short list of those)."""
     if depth > 4:
         return False
-    if value is None or isinstance(value, bool):
-        return True
-    if isinstance(value, int):
-        return -BIG <= value <= BIG
-    if isinstance(value, float):
-        return -BIG <= value <= BIG
+    if (scalar := plain_scalar(value)) is not None:
+        return scalar
     if isinstance(value, str):
         return _text(value)
     if isinstance(value, list):

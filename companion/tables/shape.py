@@ -84,16 +84,24 @@ class Result(WithExtras):
     scores: list[Score] = Field(default_factory=list, max_length=99)
 
 
-def _plain(value: Any, depth: int = 0) -> bool:
-    """A JSON value with finite, nine-digit numbers, short strings and a shallow nesting."""
-    if depth > 6:
-        return False
+def plain_scalar(value: Any) -> bool | None:
+    """Whether a JSON scalar may be stored (null, a bool, a finite nine-digit number); None when the
+    value is not one of those, for the caller to judge."""
     if value is None or isinstance(value, bool):
         return True
     if isinstance(value, int):
         return -BIG <= value <= BIG
     if isinstance(value, float):
         return value == value and abs(value) <= BIG
+    return None
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """A JSON value with finite, nine-digit numbers, short strings and a shallow nesting."""
+    if depth > 6:
+        return False
+    if (scalar := plain_scalar(value)) is not None:
+        return scalar
     if isinstance(value, str):
         return len(value) <= 2000
     if isinstance(value, list):
