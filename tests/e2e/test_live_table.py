@@ -66,10 +66,11 @@ def test_a_tap_whose_answer_was_lost_after_it_was_saved_counts_once(make_phone):
     phone = make_phone(service_workers="block")  # the tap must pass through page.route below
     page = phone.page
     token = five_sails(page)
-    lost = []
+    lost, calls = [], []
 
     def lose_the_answer(route):
-        if not lost:
+        calls.append(route.request.post_data)
+        if len(calls) == 1:
             lost.append(route.fetch())  # the server applies it ...
             route.abort("connectionreset")  # ... and the phone never hears back
         else:
@@ -77,8 +78,17 @@ def test_a_tap_whose_answer_was_lost_after_it_was_saved_counts_once(make_phone):
     page.route("**/fivesails/influence", lose_the_answer)
     plus(page).click()
     expect(influence(page)).to_have_text("1", timeout=15_000)
+    # The push can show the change before the handler above has its answer: wait for the handler,
+    # then for the phone's outbox to be empty (its retry of the same tap answered).
+    page.wait_for_function("() => (localStorage.getItem('companion.outbox.v1') || '[]') === '[]'", timeout=15_000)
+    for _ in range(150):
+        if lost:
+            break
+        page.wait_for_timeout(100)
     assert lost and lost[0].status == 200
+    assert len(calls) >= 2 and len(set(calls)) == 1  # the same tap, with its id, went again
     assert server_influence(page, token) == 1
+    expect(influence(page)).to_have_text("1")
     check_page(page)
 
 
