@@ -137,6 +137,14 @@ def perform(token: str, spec: Declared):
     def invalid(errors: dict[str, list[str]]):
         return live.render(t, status=422, bound=live.Bound(key, request.form.copy(), errors))
 
+    try:
+        # A retry of a saved submission is answered before its form is checked again: checking may
+        # itself write (a preset is saved as its form validates) and would refuse the retry.
+        store.check_new(get_session(), table, live.submission())
+    except store.AlreadyDone as done:
+        t.table = done.table
+        resp = after_change(t)
+        return spec.respond(resp, t) if spec.respond else resp
     if not form.validate():
         return invalid({k: [str(m) for m in v] for k, v in form.errors.items()})
     said = Said(spec.summary, t.game)

@@ -306,6 +306,12 @@ def delete_table(session: Session, table_id: int, *, only_if_archived: bool = Fa
     return True
 
 
+def check_new(session: Session, table: Table, submission: str | None) -> None:
+    """Raise AlreadyDone when this submission was applied before. Read outside the lock, it lets a
+    retry be answered before its form runs again; `apply` checks again under the lock."""
+    _already(session, table, submission)
+
+
 def _already(session: Session, table: Table, submission: str | None) -> None:
     if submission is None:
         return

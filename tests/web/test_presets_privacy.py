@@ -99,3 +99,20 @@ def test_a_bad_rename_keeps_what_was_typed(app, maker):
     resp = post(tables, token, "track/preset/rename", {"preset": preset_id(app), "name": "\u200b"},
                 key=f"preset-rename-{preset_id(app)}")
     refused(resp, "Give the saved track a name")
+
+
+def test_a_retried_save_whose_answer_was_lost_is_answered_as_the_first_time(app, client):
+    """The preset is written as its form is checked: a retry of the same tap (same sid) must get the
+    first answer, not "that name is taken", and nothing is saved or logged twice."""
+    tables = Tables(app, client)
+    token = tables.create("others", ("Sam", "Ana", "Bo"))
+    ok(post(tables, token, "track", track_data(cards=(2, 4), effect_1="Sins draw")))
+    version = tables.version(token)
+    tap = {"v": version, "name": "Core box", "sid": "tap-" + "7" * 32, "page": "apocalypse"}
+    first = tables.post(token, "others/track/save", tap)
+    again = tables.post(token, "others/track/save", tap)
+    assert first.status_code == again.status_code == 200
+    assert "taken" not in again.get_data(as_text=True)
+    assert tables.version(token) == version + 1
+    with app.app_context():
+        assert get_session().query(Preset).count() == 1
