@@ -68,15 +68,18 @@ class ReadingIndex(BuiltIndex):
         """The folded question with each elision typed without its apostrophe split off: "labysse" is
         "l abysse", "jai" is "j ai", "darmure" is "d armure". Only a word no language knows, whose
         rest after the elided letter (or "qu") is a word of the French content or one of the short
-        words elided onto ("ai", "il", "en"...)."""
+        words elided onto ("ai", "il", "en"...); and "je" typed as "j" before a consonant, as it is said
+        ("jpioche" is "je pioche"), when the rest is a word of the French content."""
         out = []
         for w in analysis.words(folded):
             cut = 2 if w.startswith("qu") else 1
             rest = w[cut:]
-            if (len(w) >= 3 and w[0] in ELIDED and rest[:1] in "aeiouyh" and not is_stop(w)
-                    and not any(self._known(w, lang) for lang in analysis.LANGS)
+            unknown = not is_stop(w) and not any(self._known(w, lang) for lang in analysis.LANGS)
+            if (len(w) >= 3 and w[0] in ELIDED and rest[:1] in "aeiouyh" and unknown
                     and (rest in ELIDED_ONTO or self._known(rest, "fr"))):
                 w = rest
+            elif len(w) >= 5 and w[0] == "j" and rest[:1] not in "aeiouyh" and unknown and self._known(rest, "fr"):
+                w = rest  # "je" said as "j'" before a consonant too: "jpioche", "jpose", "jcompte"
             out.append(w)
         return " ".join(out)
 
@@ -93,6 +96,18 @@ class ReadingIndex(BuiltIndex):
             found.append(words[i])
         found.sort(key=lambda w: -self.vocab[lang][w])
         return found[:PREFIX_ALTERNATIVES]
+
+    def _derived_from(self, word: str, lang: str) -> str | None:
+        """The verb of the content an unknown "-able" word is made from: "jouable" is "jouer",
+        "piochable" "piocher", "playable" "play", "usable" "use" (before any typo guess, which would
+        read "jouable" as "double")."""
+        for suffix in ("ables", "able", "ibles", "ible"):
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                root = word[:-len(suffix)]
+                for base in ((root + "er", root + "ir") if lang == "fr" else (root, root + "e")):
+                    if base in self.vocab[lang]:
+                        return base
+        return None
 
     def _nearest_uncached(self, word: str, langs: tuple[str, ...]) -> dict[str, str]:
         """The best correction of an unknown word, per language whose content has it: {lang: word}.
@@ -138,6 +153,9 @@ class ReadingIndex(BuiltIndex):
                 pass  # a word of the other language: no guessing in this one
             elif (starting := self._starting_with(w, lang)) and (being_typed or len(w) >= 3):
                 group.stems.update(stem(x, lang) for x in starting)
+            elif base := self._derived_from(w, lang):
+                group.primary = stem(base, lang)
+                group.stems = {group.primary}
             elif near := self._nearest(w, tuple(self.languages(game))).get(lang):
                 group.corrected = near
                 group.primary = stem(near, lang)

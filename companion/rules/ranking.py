@@ -74,7 +74,8 @@ LEARNED = 0.15
 WRONG_PLAYER_COUNT = 0.3
 PLAYER_WORDS = frozenset({"player", "players", "ppl", "people", "persons", "peeps", "joueur", "joueurs",
                           "joueuse", "joueuses", "personnes", "pers"})
-SAYS_HOW_MANY = {("we", "are"), ("we", "re"), ("we", "were"), ("on", "est"), ("nous", "sommes")}  # ... 3
+SAYS_HOW_MANY = {("we", "are"), ("we", "re"), ("we", "were"), ("on", "est"), ("nous", "sommes"),  # ... 3
+                 ("est", "a"), ("sommes", "a"), ("joue", "a"), ("jouer", "a"), ("jouons", "a")}  # "on est a 6", "on joue a 4"
 NUMBER_WORDS = {w: n for n, ws in enumerate((
     (), ("one", "un", "une"), ("two", "deux"), ("three", "trois"), ("four", "quatre"), ("five", "cinq"),
     ("six",), ("seven", "sept"), ("eight", "huit"), ("nine", "neuf"), ("ten", "dix"))) for w in ws}

@@ -220,6 +220,7 @@ def test_a_game_filter_keeps_other_games_out(index):
     ("how many cards each with 7 ppl", 7), ("we are 3, how many cards", 3), ("we're 6 who deals", 6),
     ("setup for 4p", 4), ("three player game", 3), ("just 2 of us", 2),
     ("combien de cartes a 4 joueurs", 4), ("on est 6", 6), ("nous sommes sept", 7), ("partie a 5j", 5),
+    ("on est a 6 combien de cartes", 6), ("on joue a 4 ce soir", 4), ("une pile a 4 cartes", None),
     ("what is 7 sins", None), ("points for 3 of a kind", None), ("my hero took a 5th wound", None),
 ])
 def test_the_number_of_players_a_question_says(question, players):
@@ -448,3 +449,17 @@ def test_what_players_asked_answers_any_text_with_probabilities(two_sections, te
     learned = Learned([Example("gibbon", "doubting", "en", "take the pile")], two_sections)
     p = learned.probabilities(text, "fr", [("gibbon", "doubting"), ("gibbon", "braveheart")])
     assert all(0 <= v <= 1 for v in p.values()) and sum(p.values()) == pytest.approx(1)
+
+
+def test_an_able_word_is_read_as_its_verb_before_any_typo_guess(index):
+    """"jouable" is "jouer" (not "double", two edits away); "playable" is "play"."""
+    plan = index._plan("on est 3 c jouable", False, "gibbon", "fr")
+    assert [g.primary for g in plan.groups][-1] == analysis.stem("jouer", "fr")
+    assert not any(g.corrected for g in plan.groups)
+    plan = index._plan("is it playable with 3", False, "gibbon", "en")
+    assert analysis.stem("play", "en") in {g.primary for g in plan.groups}
+
+
+def test_je_said_as_j_before_a_consonant_is_split_off(index):
+    assert index.unelided("cest a mon tour jpioche et jpose") == "cest a mon tour pioche et pose"
+    assert index.unelided("jeton") == "jeton"  # a word of the content stays whole
