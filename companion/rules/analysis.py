@@ -47,9 +47,9 @@ genre truc trucs qd ds pr mm tt qqn qqch
 
 
 # Set phrases that only mean "what happens" or "how does it work", whose words would otherwise count
-# ("passe" is a round of a City of Five Sails duel; "ca marche", "does that work", is no walk): dropped
-# from questions, in folded form.
-IDIOMS = re.compile(r"\b(?:(?:ca |cela )?se passe(?: t il)?|passe t il|comment ca marche|ca marche(?: comment)?)\b")
+# ("passe" is a round of a City of Five Sails duel; "ca marche", "does that work", is no walk; "du
+# coup", "so", is no blow): dropped from questions, in folded form.
+IDIOMS = re.compile(r"\b(?:(?:ca |cela )?se passe(?: t il)?|passe t il|comment ca marche|ca marche(?: comment)?|du coup)\b")
 
 
 def drop_idioms(folded: str) -> str:
