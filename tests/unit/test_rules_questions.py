@@ -58,12 +58,14 @@ QUESTION_SETS = {game: _load(game) for game in content.GAME_KEYS}
 sys.path.insert(0, str(QUESTIONS))
 import report  # noqa: E402  (tests/rules_questions/report.py)
 
-# {(part, lang, scope): (first, top 3)}: floors at what was measured (see report.py).
+# {(part, lang, scope): (first, top 3)}: floors at what was measured (see report.py). Set again on
+# 2026-11-27, when dev grew by some 1,200 questions from nine new writers (batches 11 to 19, written
+# the way players type): the model that learns from dev then weighs tune's few questions less.
 FLOORS = {
-    ("tune", "en", "game"): (0.99, 0.99), ("tune", "en", "all"): (0.98, 0.99),
-    ("tune", "fr", "game"): (0.98, 0.99), ("tune", "fr", "all"): (0.97, 0.99),
-    ("dev", "en", "game"): (0.99, 0.99), ("dev", "en", "all"): (0.99, 0.99),
-    ("dev", "fr", "game"): (0.99, 0.99), ("dev", "fr", "all"): (0.99, 0.99),
+    ("tune", "en", "game"): (0.98, 0.99), ("tune", "en", "all"): (0.97, 0.99),
+    ("tune", "fr", "game"): (0.99, 0.99), ("tune", "fr", "all"): (0.96, 0.99),
+    ("dev", "en", "game"): (0.98, 0.99), ("dev", "en", "all"): (0.98, 0.99),
+    ("dev", "fr", "game"): (0.98, 0.99), ("dev", "fr", "all"): (0.96, 0.98),
     ("heldout", "en", "game"): (0.95, 0.99), ("heldout", "en", "all"): (0.93, 0.99),
     ("heldout", "fr", "game"): (0.99, 0.99), ("heldout", "fr", "all"): (0.98, 0.99),
 }
