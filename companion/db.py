@@ -37,25 +37,22 @@ def normalize_url(url: str) -> str:
     return url
 
 
-def _sqlite_pragmas(dbapi_conn, _record):
+def _pragmas(dbapi_conn, *pragmas: str) -> None:
     # Transactions are begun by `_sqlite_begin` below, not by the driver's own guesswork.
     dbapi_conn.isolation_level = None
     cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=FULL")
-    cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA busy_timeout=5000")
+    for pragma in (*pragmas, "foreign_keys=ON", "busy_timeout=5000"):
+        cur.execute(f"PRAGMA {pragma}")
     cur.close()
+
+
+def _sqlite_pragmas(dbapi_conn, _record):
+    _pragmas(dbapi_conn, "journal_mode=WAL", "synchronous=FULL")
 
 
 def _sqlite_read_only_pragmas(dbapi_conn, _record):
     # No journal_mode: setting it writes the file. query_only makes sure of the rest.
-    dbapi_conn.isolation_level = None
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA query_only=ON")
-    cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA busy_timeout=5000")
-    cur.close()
+    _pragmas(dbapi_conn, "query_only=ON")
 
 
 def _sqlite_begin(conn):

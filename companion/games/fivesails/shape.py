@@ -159,10 +159,12 @@ class Sides(Strict):
     defender: SideLink
 
 
-class TableDuel(Strict):
+class FinishedDuel(Strict):
+    """The duel the table last finished, kept so its duel page can still tell it once it is over (its
+    wounds are on the trackers already). No seats: nothing is read from it but its story."""
+
     setup: DuelSetup
     rounds: list[DuelRound] = Field(max_length=d.ROUNDS_MAX)
-    sides: Sides
 
     @model_validator(mode="after")
     def _replays(self):
@@ -176,21 +178,10 @@ class TableDuel(Strict):
         return self
 
 
-class FinishedDuel(Strict):
-    """The duel the table last finished, kept so its duel page can still tell it once it is over (its
-    wounds are on the trackers already). No seats: nothing is read from it but its story."""
+class TableDuel(FinishedDuel):
+    """The duel being fought, with the seats of its two sides."""
 
-    setup: DuelSetup
-    rounds: list[DuelRound] = Field(max_length=d.ROUNDS_MAX)
-
-    @model_validator(mode="after")
-    def _replays(self):
-        data = self.model_dump()
-        try:
-            d.resolve(d.read_setup(data["setup"]), d.read_rounds(data["rounds"]))
-        except Invalid as err:
-            raise ValueError(f"the duel does not replay: {err.problems[0].field}") from None
-        return self
+    sides: Sides
 
 
 # -- the table -----------------------------------------------------------------------------------
