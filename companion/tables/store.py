@@ -307,12 +307,8 @@ def delete_table(session: Session, table_id: int, *, only_if_archived: bool = Fa
 
 
 def check_new(session: Session, table: Table, submission: str | None) -> None:
-    """Raise AlreadyDone when this submission was applied before. Read outside the lock, it lets a
-    retry be answered before its form runs again; `apply` checks again under the lock."""
-    _already(session, table, submission)
-
-
-def _already(session: Session, table: Table, submission: str | None) -> None:
+    """Raise AlreadyDone when this submission was applied before. Under the lock it keeps a retry from
+    applying twice; read before it, it lets a retry be answered before its form runs again."""
     if submission is None:
         return
     action = session.execute(select(Action).where(Action.table_id == table.id, Action.submission == submission)
@@ -349,7 +345,7 @@ def apply(session: Session, table_id: int, seen_version: int | None, change: Cha
     AlreadyDone.
     """
     with _locked(session, table_id) as table:
-        _already(session, table, submission)
+        check_new(session, table, submission)
         if seen_version is not None and seen_version > table.version:
             raise Conflict(table, [])
         behind = seen_version is not None and seen_version < table.version

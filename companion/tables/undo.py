@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from ..domain import N_
 from ..models import Action, Table
-from .store import (AlreadyDone, Change, Conflict, NothingToUndo, _already, _fresh, _locked, _log,
+from .store import (AlreadyDone, Change, Conflict, NothingToUndo, check_new, _fresh, _locked, _log,
                     _mark_undone, _since, _standing, document_at, latest_undoable, snapshot)
 
 UNDO, REDO = "undo", "redo"  # the log's kinds: taking back a change, taking back an undo
@@ -58,7 +58,7 @@ def undo(session: Session, table_id: int, expected_action_id: int | None, *,
     """
     with _locked(session, table_id) as table:
         try:
-            _already(session, table, submission)
+            check_new(session, table, submission)
         except AlreadyDone as done:
             target = session.get(Action, done.action.undoes) if done.action.undoes else done.action
             raise AlreadyDone(table, target) from None
@@ -80,7 +80,7 @@ def undo_back_to(session: Session, table_id: int, action_id: int, seen_version: 
     Returns the fresh table, the action gone back to, and how many later changes were taken back.
     """
     with _locked(session, table_id) as table:
-        _already(session, table, submission)
+        check_new(session, table, submission)
         target = session.get(Action, action_id)
         if target is None or target.table_id != table_id:
             raise LookupError(action_id)
