@@ -299,15 +299,19 @@ MISSING_STAT = {
 }
 
 
+def _asks_for(name: str, kind: str) -> str | None:
+    """What an unknown prep field says, for a fight of this kind; None when that kind does not need it
+    (a Crisis rolls no Defense)."""
+    if name == "stat":
+        return MISSING_STAT["skill" if kind == CRISIS else "fight"]
+    return MISSING_STAT["base_defense"] if name == "base_defense" and kind != CRISIS else None
+
+
 def missing_stats(fight: dict) -> dict[str, str]:
     """The printed stats this fight needs that nobody typed yet: {prep field: message id}. A Crisis needs
     Skill only; a Fight or a Ranged Fight needs Fight and Defense."""
-    missing = {}
-    if fight["stat"] is None:
-        missing["stat"] = MISSING_STAT["skill" if fight["kind"] == CRISIS else "fight"]
-    if fight["kind"] != CRISIS and fight["base_defense"] is None:
-        missing["base_defense"] = MISSING_STAT["base_defense"]
-    return missing
+    return {name: message for name in ("stat", "base_defense")
+            if fight[name] is None and (message := _asks_for(name, fight["kind"]))}
 
 
 def prepare_fight(doc: dict, values: dict[str, int]) -> None:
@@ -319,11 +323,9 @@ def prepare_fight(doc: dict, values: dict[str, int]) -> None:
     problems = Problems()
     for name in PREP_FIELDS:
         value = values.get(name, fight[name])
-        if value is None and name == "base_defense" and fight["kind"] == CRISIS:
-            continue  # a Crisis rolls no Defense
         if value is None and name in ("stat", "base_defense"):
-            problems.add(name, MISSING_STAT["skill" if name == "stat" and fight["kind"] == CRISIS
-                                            else "fight" if name == "stat" else name])
+            if message := _asks_for(name, fight["kind"]):
+                problems.add(name, message)
         elif not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= rules.DICE_MAX:
             problems.add(name, N_("From 0 to %(max)d."), max=rules.DICE_MAX)
         else:
