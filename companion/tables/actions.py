@@ -137,14 +137,19 @@ def perform(token: str, spec: Declared):
     def invalid(errors: dict[str, list[str]]):
         return live.render(t, status=422, bound=live.Bound(key, request.form.copy(), errors))
 
+    def answer(resp):
+        return spec.respond(resp, t) if spec.respond else resp
+
+    def saved(table):
+        t.table = table
+        return answer(after_change(t))
+
     try:
         # A retry of a saved submission is answered before its form is checked again: checking may
         # itself write (a preset is saved as its form validates) and would refuse the retry.
         store.check_new(get_session(), table, live.submission())
     except store.AlreadyDone as done:
-        t.table = done.table
-        resp = after_change(t)
-        return spec.respond(resp, t) if spec.respond else resp
+        return saved(done.table)
     if not form.validate():
         return invalid({k: [str(m) for m in v] for k, v in form.errors.items()})
     said = Said(spec.summary, t.game)
@@ -171,15 +176,12 @@ def perform(token: str, spec: Declared):
         return invalid(err.as_dict(_))
     except store.Conflict as conflict:
         t.table = conflict.table
-        resp = live.render(t, status=409, bound=live.Bound(key, request.form.copy()),
-                           banner=live.conflict_banner(conflict))
-        return spec.respond(resp, t) if spec.respond else resp
+        return answer(live.render(t, status=409, bound=live.Bound(key, request.form.copy()),
+                                  banner=live.conflict_banner(conflict)))
     except store.AlreadyDone as done:
         # A retry of a submission that was saved (its answer was lost): answer as the first time.
         table = done.table
-    t.table = table
-    resp = after_change(t)
-    return spec.respond(resp, t) if spec.respond else resp
+    return saved(table)
 
 
 def _shape_check(game: Game) -> Callable[[dict], None] | None:
