@@ -75,16 +75,11 @@ new_groups = limiter.shared_limit(_setting("LIMIT_NEW_GROUPS"), scope="new-group
 preset_saves = limiter.shared_limit(_setting("LIMIT_PRESET_SAVES"), scope="preset-save", key_func=_table_token)
 
 
-def _drawn(_response) -> bool:
-    """Whether this request drew an image (the route sets g.drawn_image): cache hits cost nothing."""
-    from flask import g
-
-    return bool(g.get("drawn_image"))
-
-
-# Costly to answer (the server draws a picture): counted per client, only when one was drawn.
-result_images = limiter.shared_limit(_setting("LIMIT_RESULT_IMAGES"), scope="result-image",
-                                     key_func=get_remote_address, deduct_when=_drawn)
+def result_images(already_drawn):
+    """The limit on drawing result images, per client: `already_drawn()` says whether this request
+    is answered without drawing (from memory, or 304), which costs nothing and is never held back."""
+    return limiter.shared_limit(_setting("LIMIT_RESULT_IMAGES"), scope="result-image", key_func=get_remote_address,
+                                exempt_when=already_drawn)
 
 
 def init_app(app: Flask) -> None:

@@ -7,7 +7,7 @@
 
 Every route is GET only and reads: nothing here changes a table. A picture is drawn once per
 (play, table version, language, link) and kept in memory; the ETag says the same, so a phone that
-has it gets 304. Drawing counts against LIMIT_RESULT_IMAGES (limits.py); a cache hit does not.
+has it gets 304. Drawing counts against LIMIT_RESULT_IMAGES (limits.py); a cache hit or a 304 does not.
 """
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ import hashlib
 import threading
 from collections import OrderedDict
 
-from flask import abort, current_app, g, make_response, request, url_for
+from flask import abort, current_app, make_response, request, url_for
 from flask_babel import format_date, get_locale
 from flask_babel import gettext as _
+from werkzeug.exceptions import HTTPException
 
 from ..db import get_session
 from ..games import GAMES
@@ -85,7 +86,6 @@ def drawing(play: Play, link: str | None) -> tuple[str, bytes, str]:
     if found is None:
         svg = picture.result_svg(words_for(play), rows_for(play.data), link)
         found = (svg, picture.render_png(svg))
-        g.drawn_image = True
         with _lock:
             cache[key] = found
             while len(cache) > KEPT:
@@ -126,29 +126,53 @@ def _answer(play: Play, link: str | None, kind: str, download: bool = False):
     return resp
 
 
-def _table_picture(token: str, kind: str):
-    table, play = _finished_play(token)  # 404 before the game ends; either link may look
+def _which() -> tuple[Play, str | None, str]:
+    """The play this request is about, the link to put in its picture (or None), and the kind."""
+    args = request.view_args or {}
+    kind = "svg" if request.endpoint == "groups.result_svg" else "png"
+    if request.endpoint == "groups.group_result_png":
+        found = sync.group_by_token(get_session(), args.get("token", ""))  # either of the group's links
+        play = get_session().get(Play, args.get("play_id")) if found is not None else None
+        if play is None or play.group_id != found[0].id:
+            abort(404)
+        return play, None, kind
+    table, play = _finished_play(args.get("token", ""))  # 404 before the game ends; either link may look
     link = url_for("tables.page", token=table.view_token, _external=True) if _flag("link") else None
+    return play, link, kind
+
+
+def _already_drawn() -> bool:
+    """Answered without drawing: the picture is in memory, or the phone has it (304). A request
+    refused anyway (404, 400) draws nothing either."""
+    try:
+        play, link, _kind = _which()
+    except HTTPException:
+        return True
+    key = _key(play, link)
+    return key in current_app.extensions.get("companion.result_images", {}) or etag_of(key) in request.if_none_match
+
+
+limited = result_images(_already_drawn)
+
+
+def _picture():
+    play, link, kind = _which()
     return _answer(play, link, kind, download=_flag("dl"))
 
 
 @bp.get("/t/<token>/result.png")
-@result_images
+@limited
 def result_png(token):
-    return _table_picture(token, "png")
+    return _picture()
 
 
 @bp.get("/t/<token>/result.svg")
-@result_images
+@limited
 def result_svg(token):
-    return _table_picture(token, "svg")
+    return _picture()
 
 
 @bp.get("/g/<token>/plays/<int:play_id>/result.png")
-@result_images
+@limited
 def group_result_png(token, play_id):
-    found = sync.group_by_token(get_session(), token)  # either of the group's links
-    play = get_session().get(Play, play_id) if found is not None else None
-    if play is None or play.group_id != found[0].id:
-        abort(404)
-    return _answer(play, None, "png", download=_flag("dl"))
+    return _picture()
