@@ -166,9 +166,9 @@ def result_svg(words: Words, rows: list[Row], link: str | None = None) -> str:
         for line in wrap(words.detail, inner, 16, lines=2):
             parts.append(_text(PAD, y, line, 16, "detail", fill=MUTED))
             y += 22
-    y += 14
     heading = words.measure
-    if heading:
+    if heading:  # the score column's heading (The Others has sides, no scores: no heading, no gap)
+        y += 14
         parts.append(_text(WIDTH - PAD, y, fit(heading, inner / 2, 13), 13, "heading", fill=MUTED, anchor="end"))
     y += 8
     shown = rows[:MAX_ROWS]
@@ -178,7 +178,6 @@ def result_svg(words: Words, rows: list[Row], link: str | None = None) -> str:
     if len(rows) > MAX_ROWS:
         parts.append(_text(PAD, y + 24, "…", 20, "more", fill=MUTED))
         y += 36
-    y += 16
     if link:
         parts.append(f'<line x1="{PAD}" x2="{WIDTH - PAD}" y1="{y:g}" y2="{y:g}" stroke="{LINE}"/>')
         y += 26
@@ -186,7 +185,7 @@ def result_svg(words: Words, rows: list[Row], link: str | None = None) -> str:
         y += 22
         parts.append(_text(PAD, y, fit(link, inner, 14), 14, "link", fill=INK))
         y += 10
-    y += 30
+    y += 36
     parts.append(_text(WIDTH - PAD, y, fit(words.footer, inner, 13), 13, "footer", fill=MUTED, anchor="end"))
     height = int(y + 22)
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
