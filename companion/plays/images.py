@@ -6,8 +6,8 @@
 - /g/<token>/plays/<id>/result.png  the same picture of one of the group's plays (no link in it)
 
 Every route is GET only and reads: nothing here changes a table. A picture is drawn once per
-(play, table version, language, link) and kept in memory; the ETag says the same, so a phone that
-has it gets 304. Drawing counts against LIMIT_RESULT_IMAGES (limits.py); a cache hit or a 304 does not.
+(play, table version, language, link) and kept in memory; the ETag says the same, so a client
+that asks with it gets 304 (browsers are told no-store, as for every page behind a link). Drawing counts against LIMIT_RESULT_IMAGES (limits.py); a cache hit or a 304 does not.
 """
 from __future__ import annotations
 
@@ -118,8 +118,11 @@ def _answer(play: Play, link: str | None, kind: str, download: bool = False):
         resp = make_response(png if kind == "png" else svg)
         resp.headers["Content-Type"] = "image/png" if kind == "png" else "image/svg+xml; charset=utf-8"
     resp.set_etag(etag)
-    # Private: the URL holds a table's or a group's link. Kept, but asked again each time (ETag).
-    resp.headers["Cache-Control"] = "private, no-cache"
+    # The URL holds a table's or a group's link: like every such page, never kept by a browser's
+    # or a proxy's cache (issue 27; tables/views.py). The service worker's offline copy is its own
+    # Cache Storage. What saves the CPU is the memory cache above; the ETag still answers a client
+    # that asks with If-None-Match.
+    resp.headers["Cache-Control"] = "no-store"
     resp.headers["Vary"] = "Cookie, Accept-Language"
     name = f"result-{play.game}-{play.id}.{kind}"
     resp.headers["Content-Disposition"] = f'{"attachment" if download else "inline"}; filename="{name}"'
