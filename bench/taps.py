@@ -153,7 +153,7 @@ class Server:
         from companion import create_app
         from companion.db import migrate
 
-        self.dir = tempfile.TemporaryDirectory(prefix="taps-")
+        self.dir = tempfile.TemporaryDirectory(prefix="taps-", ignore_cleanup_errors=True)  # the hub may still write
         url = f"sqlite:///{self.dir.name}/taps.sqlite3"
         migrate(url)
         os.environ.setdefault("COMPANION_INSTANCE", f"{self.dir.name}/instance")

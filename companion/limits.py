@@ -13,6 +13,10 @@ Settings (environment variables; the same names work in instance/config.py):
 - LIMIT_TABLE_ACTIONS: changes one table accepts, whoever sends them. Default "60 per 10 seconds;
   2000 per hour": a busy table taps a few times a second at most.
 - LIMIT_PRESET_SAVES: Apocalypse tracks one table may save. Default "5 per hour; 20 per day".
+- LIMIT_RESULT_IMAGES: result images (issue 35) one client may have drawn: drawing one costs the
+  server tens of milliseconds of CPU. Only a real drawing counts; an image answered from the memory
+  cache or as "not modified" (304) is free. Default "60 per minute; 600 per hour": a group page
+  shows at most 30.
 - COMPANION_RELAX_LIMITS=1: no limits at all, for load tests, benchmarks and the test suite.
 
 Behind a proxy set TRUST_PROXY=1, or every phone looks like the proxy's one address.
@@ -30,6 +34,7 @@ DEFAULTS = {
     "LIMIT_NEW_GROUPS": "10 per minute; 60 per day",
     "LIMIT_TABLE_ACTIONS": "60 per 10 seconds; 2000 per hour",
     "LIMIT_PRESET_SAVES": "5 per hour; 20 per day",
+    "LIMIT_RESULT_IMAGES": "60 per minute; 600 per hour",
 }
 
 
@@ -68,6 +73,13 @@ new_tables = limiter.shared_limit(_setting("LIMIT_NEW_TABLES"), scope="new-table
 new_groups = limiter.shared_limit(_setting("LIMIT_NEW_GROUPS"), scope="new-group", key_func=get_remote_address,
                                   methods=["POST"])
 preset_saves = limiter.shared_limit(_setting("LIMIT_PRESET_SAVES"), scope="preset-save", key_func=_table_token)
+
+
+def result_images(already_drawn):
+    """The limit on drawing result images, per client: `already_drawn()` says whether this request
+    is answered without drawing (from memory, or 304), which costs nothing and is never held back."""
+    return limiter.shared_limit(_setting("LIMIT_RESULT_IMAGES"), scope="result-image", key_func=get_remote_address,
+                                exempt_when=already_drawn)
 
 
 def init_app(app: Flask) -> None:

@@ -248,9 +248,22 @@ def share_text(play: dict, game_title: str, date: str, _: Callable[[str], str],
     """"7 - The Sins, Fri 23 Nov: Chiara wins with −8 (fewest points win: the Abyss scored −1).
     Margherita 0, Alberto 1, Luca 8." `_` translates a message id with %-args; `terms(game, key)`
     names a game's own outcome (e.g. a Five Sails victory type) or None."""
+    head, detail = result_words(play, _, terms)
+    if play["no_points"]:
+        return _headline(game_title, date, head, _)
+    players = play["players"]
+    rest = sorted((p for p in players if not p["winner"]), key=lambda p: (p["rank"], players.index(p)))
+    text = _headline(game_title, date, head + (f" ({detail})" if detail else ""), _)
+    tail = ", ".join(f"{p['name']} {signed(p['score'])}" if p["score"] is not None else p["name"] for p in rest)
+    return text + (f" {tail}." if tail else "")
+
+
+def result_words(play: dict, _: Callable[[str], str],
+                 terms: Callable[[str, str | None], str | None] | None = None) -> tuple[str, str | None]:
+    """Who won, in words ("Chiara wins with −8"), and how the game decides ("fewest points win: the
+    Abyss scored −1") or None: the share text and the result image say it the same way."""
     players = play["players"]
     winners = [p for p in players if p["winner"]]
-    rest = sorted((p for p in players if not p["winner"]), key=lambda p: (p["rank"], players.index(p)))
     outcome = play.get("outcome") or {}
     if play["no_points"]:
         team = outcome.get("team")
@@ -260,7 +273,7 @@ def share_text(play: dict, game_title: str, date: str, _: Callable[[str], str],
             head = _(N_("the heroes win (%(names)s)")) % {"names": ", ".join(p["name"] for p in winners)}
         else:
             head = _(N_("no winner recorded"))
-        return _headline(game_title, date, head, _)
+        return head, None
     names = ", ".join(p["name"] for p in winners)
     scores = {p["score"] for p in winners}
     if not winners:
@@ -288,6 +301,4 @@ def share_text(play: dict, game_title: str, date: str, _: Callable[[str], str],
         detail = _(N_("lowest penalty wins"))
     elif play["game"] == "fivesails" and terms is not None:
         detail = terms("fivesails", outcome.get("victory"))
-    text = _headline(game_title, date, head + (f" ({detail})" if detail else ""), _)
-    tail = ", ".join(f"{p['name']} {signed(p['score'])}" if p["score"] is not None else p["name"] for p in rest)
-    return text + (f" {tail}." if tail else "")
+    return head, detail

@@ -22,7 +22,7 @@ from ..limits import new_groups
 from ..models import Group, Play, Table
 from ..text import clean_line
 from ..tables.live import PageCache, cached_page, page_cache, respond_page
-from . import chart, details, export, stats as stats_mod, sync  # noqa: F401  (details: the play action)
+from . import chart, details, export, images, stats as stats_mod, sync  # noqa: F401  (details, images: routes)
 from .forms import GroupNameForm, MergeForm, UnmergeForm
 
 from .views import (_set_groups, bgsplay_download, bp, download, local, phone_groups, remember_group,

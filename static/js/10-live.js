@@ -433,8 +433,9 @@
       banner.querySelector("p").textContent = msg("offline-copy").replace("{time}", time);
       banner.hidden = false;
     }
-    // Nothing here pretends to work: every control of the table is switched off.
-    var controls = document.querySelectorAll("main form button, main form input, main form select, main form textarea, [data-wake-toggle]");
+    // Nothing here pretends to work: every control of the table is switched off,
+    // Save for what works on the saved copy (sharing the result image saved with it: [data-works-offline]).
+    var controls = document.querySelectorAll("main form:not([data-works-offline]) :is(button, input, select, textarea), [data-wake-toggle]");
     for (var i = 0; i < controls.length; i++) controls[i].disabled = true;
     var tick = function () {
       fetch(location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" })

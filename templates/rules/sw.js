@@ -25,6 +25,8 @@ const MARKER = RULES_ROOT + "/__saved/";
 const TABLES = "tables-v1";
 const TABLES_KEPT = 60;
 const TABLE_PAGE = /^\/t\/[A-Za-z0-9_-]{24}(\/[a-z0-9-]{1,24})?$/;
+// A finished table's result image (issue 35): kept with the table's pages, for sharing offline.
+const TABLE_IMAGE = /^\/t\/[A-Za-z0-9_-]{24}\/result\.png$/;
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -53,6 +55,8 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate" && TABLE_PAGE.test(url.pathname) && !request.headers.get("HX-Request")) {
     event.respondWith(tablePage(event));
+  } else if (TABLE_IMAGE.test(url.pathname)) {
+    event.respondWith(tableImage(event));
   } else if (url.pathname.startsWith(STATIC_ROOT)) {
     event.respondWith(cacheFirst(event));
   } else if (request.headers.get("HX-Request")) {
@@ -134,6 +138,18 @@ async function tablePage(event) {
     const when = saved.headers.get("X-Saved-At") || "";
     const html = (await saved.text()).replace("<html ", `<html data-offline-copy="${when.replace(/\D/g, "")}" `);
     return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+  }
+}
+
+async function tableImage(event) {
+  const key = event.request.url.split("#")[0];
+  const cache = await caches.open(TABLES);
+  try {
+    const response = await fetch(event.request);
+    if (response.ok && response.type === "basic") event.waitUntil(cache.put(key, response.clone()));
+    return response;
+  } catch (err) {
+    return (await cache.match(key, { ignoreVary: true })) || Response.error();
   }
 }
 
