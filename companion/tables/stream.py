@@ -68,6 +68,8 @@ def defaults() -> dict:
     connections = int(os.environ.get("GUNICORN_CONNECTIONS", "500"))
     return {
         "LIVE_STREAM": True,                    # False: every phone polls
+        # False: the push says only "version N" and each phone fetches its region (two trips)
+        "LIVE_PUSH_REGION": os.environ.get("LIVE_PUSH_REGION", "1") != "0",
         "LIVE_POLL_MS": 50,                     # SQLite: how often a process asks for new versions
         # per process; the rest of worker_connections is for requests
         "LIVE_STREAMS_MAX": int(os.environ.get("LIVE_STREAMS_MAX") or max(0, connections - 100)),
@@ -372,7 +374,7 @@ def events(token: str):
         return _no_stream()
     slug = request.args.get("_page", "")[:40]
     region = None
-    if slug:
+    if slug and current_app.config["LIVE_PUSH_REGION"]:
         phone_csrf_token()  # this phone's token is in its session (a cookie set now, if it was not)
         args = {k: v for k, v in request.args.items() if not k.startswith("_") and k != "v"}
         region = Region(current_app._get_current_object(), token, slug, args)

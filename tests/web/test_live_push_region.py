@@ -233,3 +233,14 @@ def test_streams_per_address_have_their_own_cap_and_never_block_pages_or_taps(st
     for r in [*held, elsewhere]:
         r.close()
     assert limits.streams_from("127.0.0.1") == 0 and hub.streams == 0 and hub.by_address == {}
+
+
+def test_with_region_pushes_switched_off_the_stream_says_only_the_version(streams, tables):
+    """LIVE_PUSH_REGION=0: the push as before issue 33 (bench/sync.py's "version only" row)."""
+    streams.config["LIVE_PUSH_REGION"] = False
+    token = tables.create("fivesails", names=FIVE)
+    seen = tables.version(token)
+    events = Events(open_stream(tables.client, token, version=seen))
+    assert tap(tables, token, "tap-push-0050").status_code == 200
+    assert events.next() == ("version", seen + 1, str(seen + 1))
+    events.resp.close()
