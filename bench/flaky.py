@@ -85,7 +85,7 @@ def main() -> None:
     load_before = os.getloadavg()
     with contextlib.ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
-        server = Gunicorn(tmp, workers=2).start()
+        server = Gunicorn(tmp, workers=2).start(timeout=300)  # a loaded machine boots slowly
         stack.callback(server.stop)
         token = Browser(server.url).create_table("fivesails", THREE, name="Flaky night")
         limit = args.taps * 3 + 300

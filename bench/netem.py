@@ -15,6 +15,8 @@ The model, per proxy (one phone's link):
   a chunk leaves when the link has sent everything queued before it, then travels latency/2;
 - drops: each new connection is, with probability `--drop`, cut (both ends closed) at a random
   moment within its first `--drop-within` seconds, as a phone losing its radio for a moment does;
+- counted: bytes each way (`up.bytes`, `down.bytes`), and the bytes down on live streams
+  (`stream_bytes`: bytes answering a request for /t/<token>/events, on whichever connection);
 - outages: `outage(seconds)` cuts every connection and refuses new ones for that long (the phone
   has no network at all), as bench/flaky.py does to one phone.
 Bounded: at most `--connections` open at once (more are refused), and the proxy stops by itself
@@ -63,6 +65,7 @@ class Proxy:
         self.open: set[asyncio.StreamWriter] = set()
         self.down_until = 0.0
         self.counts = {"connections": 0, "refused": 0, "dropped": 0}
+        self.stream_bytes = 0  # bytes down answering a request for a live stream
         self.port = 0
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread: threading.Thread | None = None
@@ -90,6 +93,19 @@ class Proxy:
             for writer in list(self.open):
                 writer.transport.abort()
         self.loop.call_soon_threadsafe(cut)
+
+    def quiet(self, seconds: float = 2.0, within: float = 180.0) -> None:
+        """Wait (at most `within` s) until nothing but a stream's heartbeat crossed the link for
+        `seconds`: a phone's first visit also fetches the rules for offline use through its link."""
+        deadline = time.monotonic() + within
+        last, still = self.down.bytes + self.up.bytes, time.monotonic()
+        while time.monotonic() < deadline:
+            time.sleep(0.2)
+            now = self.down.bytes + self.up.bytes
+            if now - last > 200:
+                last, still = now, time.monotonic()
+            elif time.monotonic() - still >= seconds:
+                return
 
     def offline(self) -> bool:
         return time.monotonic() < self.down_until
@@ -127,8 +143,9 @@ class Proxy:
             return
         self.counts["connections"] += 1
         self.open.update((writer, up_writer))
-        pipes = [asyncio.create_task(self._pipe(reader, up_writer, self.up)),
-                 asyncio.create_task(self._pipe(up_reader, writer, self.down))]
+        conn = {"stream": None}
+        pipes = [asyncio.create_task(self._pipe(reader, up_writer, self.up, conn)),
+                 asyncio.create_task(self._pipe(up_reader, writer, self.down, conn))]
         if self.drop and self.rng.random() < self.drop:
             pipes.append(asyncio.create_task(self._cut_later(writer, up_writer)))
         try:
@@ -146,7 +163,8 @@ class Proxy:
         for w in writers:
             w.transport.abort()
 
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, link: Link) -> None:
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, link: Link,
+                    conn: dict) -> None:
         """Copy in order, each chunk delivered when the link says it arrives."""
         queue: asyncio.Queue = asyncio.Queue()
 
@@ -169,6 +187,10 @@ class Proxy:
                 data = await reader.read(CHUNK)
                 if not data:
                     break
+                if link is self.up and data[:4] in (b"GET ", b"POST", b"HEAD"):  # a request starts here
+                    conn["stream"] = b"/events?" in data.split(b"\r\n", 1)[0]
+                if link is self.down and conn["stream"]:
+                    self.stream_bytes += len(data)
                 queue.put_nowait((link.arrival(len(data)), data))
             queue.put_nowait((0, None))
             await sender
