@@ -113,6 +113,7 @@ def main() -> None:
                 answers[sid].add(response.status)
 
         phones = {}
+        fetches = collections.Counter()  # regions fetched (a poll, or a push that could not carry one)
         for name, proxy in proxies.items():
             context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                           base_url=proxy.url)
@@ -120,6 +121,7 @@ def main() -> None:
             page = context.new_page()
             page.on("request", on_request)
             page.on("response", on_response)
+            page.on("request", lambda r, name=name: fetches.update([name]) if "since=" in r.url else None)
             page.goto(f"/t/{token}/players", timeout=60_000)
             phones[name] = page
         time.sleep(3)
@@ -198,7 +200,8 @@ def main() -> None:
     for name, s in states.items():
         equal = s["version"] == version and s["influence"] == server_influence
         print(f"- {name}: outbox {s['outbox']}, shows version {s['version']} of {version}, Influence {s['influence']} "
-              f"(server {server_influence}): {'equal to the server' if equal else 'NOT equal'}; link {counts[name]}")
+              f"(server {server_influence}): {'equal to the server' if equal else 'NOT equal'}; regions fetched "
+              f"{fetches[name]}, the rest pushed; link {counts[name]}")
 
 
 if __name__ == "__main__":
