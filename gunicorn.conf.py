@@ -14,6 +14,8 @@ default 50; a connection over the cap is answered 429 and closed at once) and cl
 that sends nothing for GUNICORN_READ_TIMEOUT seconds (default 10) while its request line, headers or
 body are being read (the app answers 408 if that happens mid-body). Behind a proxy (TRUST_PROXY=1)
 every connection comes from the proxy's address, so the cap is off unless set: the proxy limits.
+A connection holding a live stream (Server-Sent Events) is left out of that cap: streams have caps
+of their own (companion/tables/stream.py), so open streams never get a page or a tap refused.
 """
 import multiprocessing
 import os
@@ -54,12 +56,18 @@ def _capped_gevent_worker():
     from gunicorn.workers.base_async import AsyncWorker
     from gunicorn.workers.ggevent import GeventWorker
 
+    def streams_from(address):
+        # The app's own count of this address's connections holding a stream (companion/limits.py),
+        # read from the module the worker has already loaded; the master never imports the app.
+        limits = sys.modules.get("companion.limits")
+        return limits.streams_from(address) if limits is not None else 0
+
     class CappedGeventWorker(GeventWorker):
         open_by_address: collections.Counter = collections.Counter()
 
         def handle(self, listener, client, addr):
             address = addr[0] if isinstance(addr, tuple) and addr else ""
-            if CLIENT_CONNECTIONS and self.open_by_address[address] >= CLIENT_CONNECTIONS:
+            if CLIENT_CONNECTIONS and self.open_by_address[address] - streams_from(address) >= CLIENT_CONNECTIONS:
                 try:
                     client.settimeout(1)
                     client.sendall(b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 5\r\nContent-Length: 0\r\n"

@@ -20,10 +20,17 @@ Settings (environment variables; the same names work in instance/config.py):
 - COMPANION_RELAX_LIMITS=1: no limits at all, for load tests, benchmarks and the test suite.
 
 Behind a proxy set TRUST_PROXY=1, or every phone looks like the proxy's one address.
+
+Open streams (tables/stream.py) are not requests: they have caps of their own there (per address and
+per process, LIVE_STREAMS_PER_ADDRESS and LIVE_STREAMS_MAX), and the gevent worker's per-address
+connection cap (gunicorn.conf.py) leaves out the connections holding a stream (`streams_from`), so
+a page or a tap is never refused because the same address holds many streams.
 """
 from __future__ import annotations
 
+import collections
 import os
+import threading
 
 from flask import Flask, current_app, request
 from flask_limiter import Limiter
@@ -111,3 +118,32 @@ def retry_after() -> int:
     if current is None:
         return 60
     return max(1, int(current.reset_at - time.time()) + 1)
+
+
+# Connections of this process holding a stream, by the address the connection comes from (the peer
+# address, before any TRUST_PROXY rewriting: the one gunicorn's worker sees).
+_stream_peers: collections.Counter = collections.Counter()
+_stream_lock = threading.Lock()
+
+
+def peer_address() -> str:
+    """The address this request's connection comes from, as the server's worker saw it."""
+    orig = request.environ.get("werkzeug.proxy_fix.orig") or {}
+    return orig.get("REMOTE_ADDR") or request.environ.get("REMOTE_ADDR") or ""
+
+
+def stream_opened(peer: str) -> None:
+    with _stream_lock:
+        _stream_peers[peer] += 1
+
+
+def stream_closed(peer: str) -> None:
+    with _stream_lock:
+        _stream_peers[peer] -= 1
+        if _stream_peers[peer] <= 0:
+            del _stream_peers[peer]
+
+
+def streams_from(peer: str) -> int:
+    """Open streams from `peer` in this process (read by the gevent worker's connection cap)."""
+    return _stream_peers.get(peer, 0)

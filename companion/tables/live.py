@@ -105,19 +105,23 @@ class TableView:
     def page_url(self, slug: str | None = None) -> str:
         return url_for("tables.page", token=self.tok, slug=slug or self.page.slug)
 
-    def poll_url(self) -> str:
-        """This page as shown now (with its query, e.g. which round) asking "changed since?"."""
+    def page_args(self) -> dict:
+        """This page's own query as shown now (e.g. which round)."""
         if request.method == "GET":
             pairs = request.args.items()
         else:  # after an action, keep the query of the page it was taken from (htmx names that page)
             pairs = parse_qsl(urlsplit(request.headers.get("HX-Current-URL", "")[:2000]).query)
         # Only the page's own query: never a name url_for takes itself ("token", "_external"...).
-        args = {k: v for k, v in pairs if k not in ("since", "token", "slug") and not k.startswith("_")}
-        return url_for("tables.page", token=self.tok, slug=self.page.slug, **args, since=self.table.version)
+        return {k: v for k, v in pairs if k not in ("since", "token", "slug") and not k.startswith("_")}
+
+    def poll_url(self) -> str:
+        """This page as shown now asking "changed since?"."""
+        return url_for("tables.page", token=self.tok, slug=self.page.slug, **self.page_args(), since=self.table.version)
 
     def stream_url(self) -> str:
-        """Where this page hears "the table is now at version N" (tables/stream.py)."""
-        return url_for("stream.events", token=self.tok)
+        """Where this page hears of changes, with its own live region pushed (tables/stream.py): the
+        page and its query, as the poll names them (`_page`; the page's own names never start with _)."""
+        return url_for("stream.events", token=self.tok, _page=self.page.slug, **self.page_args())
 
     @property
     def pages(self) -> tuple[Page, ...]:

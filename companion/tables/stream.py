@@ -1,10 +1,21 @@
-"""Push: "this table is now at version N", as Server-Sent Events, with polling as the fallback.
+"""Push: the table's live region as it changes, as Server-Sent Events, with polling as the fallback.
 
-A table page opens `/t/<token>/events?v=<version it shows>` (an `EventSource`). The answer is one
-event per new version (`id: N`, `event: version`, `data: N`) and a comment every HEARTBEAT seconds;
-on an event the phone fetches its own live region, exactly as a poll that found a change would, so
-view-only links and per-phone parts stay right. A stream ends after STREAM_SECONDS and the phone
-opens the next one with the version it has, so a phone back from sleep never misses a change.
+A table page opens `/t/<token>/events?_page=<slug>&<the page's query>&_v=<version it shows>` (an
+`EventSource`). The answer is one event per new version carrying this phone's own live region
+(`id: N`, `event: region`, the HTML as `data:` lines): exactly what the phone's fetch of
+`?since=` would have answered (same view function, same link, language, theme and CSRF token, from
+the stream's own cookies), so a change costs one trip. The region is rendered once per (language,
+page variant) per version: the page cache keeps it and a per-table lock makes the streams woken by
+one change wait for the first one's render instead of rendering it each; a stream then only fills in
+its phone's CSRF token. A stream that accepts gzip is compressed with one compressor for its whole
+life, flushed after each event: each pushed region is compressed against the ones before it (and the
+copy of the region the phone showed when the stream opened, sent once as an event no page
+listens to), so on the wire a change costs about what a patch of the region would. When the region
+cannot be pushed (this phone has a message waiting for it, or an old page names no `_page`) the event
+is `event: version`, `data: N`, and the phone fetches its region as before. Every event carries the
+whole region, so a phone that missed versions has no gap to repair. A comment every HEARTBEAT
+seconds; a stream ends after STREAM_SECONDS and the phone opens the next one with the version it
+has, so a phone back from sleep never misses a change.
 
 How a worker learns of new versions (one hub per server process, shared by all its streams):
 
@@ -17,8 +28,11 @@ How a worker learns of new versions (one hub per server process, shared by all i
 
 Held streams must never starve ordinary requests. A stream holds no database connection while it
 waits, and it is only served where waiting is cheap: gevent workers (a greenlet each) or a
-thread-per-request development server, at most LIVE_STREAMS_MAX per process (kept below gunicorn's
-worker_connections). Anywhere else, or over the cap, the answer is 204 and the phone polls.
+thread-per-request development server; anywhere else the answer is 204 and the phone polls. Streams
+have caps of their own, apart from requests: at most LIVE_STREAMS_MAX per process (kept below
+gunicorn's worker_connections) and LIVE_STREAMS_PER_ADDRESS per address and process. Over a cap the
+answer is 503 with Retry-After, and the phone polls. The per-address connection cap of gunicorn's
+worker leaves stream connections out (limits.streams_from), so streams never get a page refused.
 """
 from __future__ import annotations
 
@@ -26,14 +40,19 @@ import logging
 import os
 import threading
 import time
+import zlib
+from urllib.parse import urlencode
 
-from flask import Blueprint, Response, abort, current_app, g, request
+from flask import Blueprint, Response, abort, current_app, g, request, session
 from sqlalchemy import select, text
+from werkzeug.exceptions import HTTPException
 
+from .. import limits
 from ..db import get_session
 from ..models import Table
 from ..numbers import parse_int
 from . import store
+from .live import phone_csrf_token
 
 log = logging.getLogger("companion.stream")
 bp = Blueprint("stream", __name__)
@@ -42,14 +61,20 @@ CHANNEL = "companion_tables"
 HEARTBEAT = 15
 STREAM_SECONDS = 300
 SAFETY_POLL_SECONDS = 5.0
+BUSY_RETRY_SECONDS = 60
 
 
 def defaults() -> dict:
     connections = int(os.environ.get("GUNICORN_CONNECTIONS", "500"))
     return {
         "LIVE_STREAM": True,                    # False: every phone polls
+        # False: the push says only "version N" and each phone fetches its region (two trips)
+        "LIVE_PUSH_REGION": os.environ.get("LIVE_PUSH_REGION", "1") != "0",
         "LIVE_POLL_MS": 50,                     # SQLite: how often a process asks for new versions
-        "LIVE_STREAMS_MAX": max(0, connections - 100),  # per process; the rest is for requests
+        # per process; the rest of worker_connections is for requests
+        "LIVE_STREAMS_MAX": int(os.environ.get("LIVE_STREAMS_MAX") or max(0, connections - 100)),
+        # per address and process: a game cafe's phones behind one router, each with a tab or two
+        "LIVE_STREAMS_PER_ADDRESS": int(os.environ.get("LIVE_STREAMS_PER_ADDRESS") or "150"),
         "LIVE_REDIS_URL": os.environ.get("LIVE_REDIS_URL", ""),
     }
 
@@ -75,6 +100,9 @@ class Hub:
         self.engine = engine
         self.poll = max(0.02, config["LIVE_POLL_MS"] / 1000)
         self.max_streams = config["LIVE_STREAMS_MAX"]
+        self.per_address = config["LIVE_STREAMS_PER_ADDRESS"]
+        self.by_address: dict[str, int] = {}
+        self.render_locks: dict[int, threading.Lock] = {}
         self.redis_url = config["LIVE_REDIS_URL"]
         self.dialect = engine.dialect.name
         self.versions: dict[int, int] = {}
@@ -86,17 +114,30 @@ class Hub:
 
     # -- streams --------------------------------------------------------------------------------
 
-    def admit(self) -> bool:
+    def admit(self, address: str) -> bool:
+        """Room for one more stream from `address` (in this process, and for this address)?"""
         with self.lock:
-            if self.streams >= self.max_streams:
+            if self.streams >= self.max_streams or self.by_address.get(address, 0) >= self.per_address:
                 return False
             self.streams += 1
+            self.by_address[address] = self.by_address.get(address, 0) + 1
         self._start()
         return True
 
-    def release(self) -> None:
+    def release(self, address: str) -> None:
         with self.lock:
             self.streams -= 1
+            left = self.by_address.get(address, 0) - 1
+            if left > 0:
+                self.by_address[address] = left
+            else:
+                self.by_address.pop(address, None)
+
+    def render_lock(self, table_id: int) -> threading.Lock:
+        """One render of a table's region at a time in this process: the streams one change wakes
+        find the first one's render in the page cache instead of each rendering it again."""
+        with self.lock:
+            return self.render_locks.setdefault(table_id, threading.Lock())
 
     def subscribe(self, table_id: int, version: int) -> threading.Event:
         event = threading.Event()
@@ -114,6 +155,7 @@ class Hub:
                 if not events:
                     del self.waiters[table_id]
                     self.versions.pop(table_id, None)
+                    self.render_locks.pop(table_id, None)
 
     def version(self, table_id: int) -> int:
         return self.versions.get(table_id, -1)
@@ -259,56 +301,155 @@ def _event(version: int) -> str:
     return f"id: {version}\nevent: version\ndata: {version}\n\n"
 
 
+def _region_event(version: int, html: str) -> str:
+    lines = html.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return f"id: {version}\nevent: region\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
+
+
+def _primer(html: str) -> str:
+    """The region the phone shows, as an event no page listens to (and with no id, so the phone's
+    last event id stays): it only primes the stream's compressor. Its lines are written exactly as a
+    region's are, so the next region finds every line of it in the compressor's window."""
+    return "event: shown\n" + _region_event(0, html).split("\n", 2)[2]
+
+
+class Region:
+    """This phone's live region, rendered as its fetch of the page's fragment would answer it: the
+    same view function, in a request made of the stream's own (cookies, language, host, link) with
+    the page's path and query and htmx's fragment headers."""
+
+    def __init__(self, app, token: str, slug: str, args: dict):
+        self.app = app
+        environ = {k: v for k, v in request.environ.items()
+                   if k not in ("werkzeug.request", "HTTP_ACCEPT_ENCODING", "HTTP_LAST_EVENT_ID", "HTTP_ACCEPT")}
+        environ.update(REQUEST_METHOD="GET", PATH_INFO=f"/t/{token}/{slug}", QUERY_STRING=urlencode(args),
+                       HTTP_HX_REQUEST="true", HTTP_HX_TARGET="live", CONTENT_LENGTH="0")
+        self.environ = environ
+        # The phone's CSRF token as the stream's own answer gives it (it may be setting it just now).
+        self.csrf = {k: session[k] for k in ("csrf_token", "_csrf_page") if k in session}
+
+    def render(self) -> tuple[int, str] | None:
+        """(version, HTML) now, or None when it cannot be pushed (the phone fetches it instead)."""
+        with self.app.request_context(dict(self.environ)):
+            for key, value in self.csrf.items():
+                session.setdefault(key, value)
+            if request.endpoint != "tables.page" or "_flashes" in session:
+                # Not a table page's address; or a message for this phone only: its fetch shows it, once.
+                return None
+            try:
+                resp = self.app.dispatch_request()
+            except HTTPException:
+                return None
+            if not hasattr(resp, "status_code") or resp.status_code != 200:
+                return None
+            version = parse_int(resp.headers.get("X-Table-Version", ""))
+            return None if version is None else (version, resp.get_data(as_text=True))
+
+
+class Wire:
+    """What a stream writes: gzip-compressed with one compressor for the whole stream when the phone
+    accepts it (each event flushed at once), else plain text."""
+
+    def __init__(self, gzip: bool):
+        self.compressor = zlib.compressobj(6, zlib.DEFLATED, 31) if gzip else None
+
+    def __call__(self, text_: str) -> bytes:
+        data = text_.encode()
+        if self.compressor is None:
+            return data
+        return self.compressor.compress(data) + self.compressor.flush(zlib.Z_SYNC_FLUSH)
+
+    def end(self) -> bytes:
+        return self.compressor.flush() if self.compressor is not None else b""
+
+
 @bp.get("/t/<token>/events")
 def events(token: str):
-    """The table's versions as they come (see the module's docstring)."""
+    """The table's live region as it changes (see the module's docstring)."""
     found = store.version_by_token(get_session(), token)
     if found is None:
         abort(404)
     table_id, version = found
-    # The stream holds no database connection while it waits.
-    session = g.pop("db_session", None)
-    if session is not None:
-        session.close()
     if not current_app.config["LIVE_STREAM"] or not _cooperative():
         return _no_stream()
+    slug = request.args.get("_page", "")[:40]
+    region = None
+    if slug and current_app.config["LIVE_PUSH_REGION"]:
+        phone_csrf_token()  # this phone's token is in its session (a cookie set now, if it was not)
+        args = {k: v for k, v in request.args.items() if not k.startswith("_") and k != "v"}
+        region = Region(current_app._get_current_object(), token, slug, args)
+    # The stream holds no database connection while it waits.
+    db = g.pop("db_session", None)
+    if db is not None:
+        db.close()
     live = hub()
-    if not live.admit():
-        return _no_stream()
-    shown = parse_int(request.args.get("v", ""))
+    address, peer = request.remote_addr or "", limits.peer_address()
+    if not live.admit(address):
+        return _busy()
+    limits.stream_opened(peer)
+    shown = parse_int(request.args.get("_v" if slug else "v", ""))
     if shown is None:  # EventSource's own reconnection says the last version it heard
         shown = parse_int(request.headers.get("Last-Event-ID", ""))
     try:
         event = live.subscribe(table_id, version)
     except BaseException:
-        live.release()
+        live.release(address)
+        limits.stream_closed(peer)
         raise
+    wire = Wire("gzip" in request.headers.get("Accept-Encoding", ""))
+
+    def rendered():
+        with live.render_lock(table_id):
+            return region.render() if region is not None else None
 
     def stream():
         try:
-            yield "retry: 2000\n\n"
+            yield wire("retry: 2000\n\n")
             sent = shown if shown is not None else -1
+            if region is not None and wire.compressor is not None and shown == live.version(table_id):
+                primer = rendered()
+                if primer is not None and primer[0] == shown:
+                    yield wire(_primer(primer[1]))
             ends = time.monotonic() + STREAM_SECONDS
             while time.monotonic() < ends:
                 event.clear()  # before reading: a version published from here on wakes the wait
                 now = live.version(table_id)
                 if now != sent and now >= 0:
-                    sent = now
-                    yield _event(now)
+                    pushed = rendered()
+                    if pushed is not None and pushed[0] >= now:
+                        sent = pushed[0]
+                        yield wire(_region_event(*pushed))
+                    else:
+                        sent = now
+                        yield wire(_event(now))
                 if not event.wait(HEARTBEAT):
-                    yield "event: ping\ndata: 1\n\n"  # a heartbeat the page can see
+                    yield wire("event: ping\ndata: 1\n\n")  # a heartbeat the page can see
+            yield wire.end()
         finally:
             live.unsubscribe(table_id, event)
-            live.release()
+            live.release(address)
+            limits.stream_closed(peer)
 
     resp = Response(stream(), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache, no-transform"
     resp.headers["X-Accel-Buffering"] = "no"
+    resp.headers["Vary"] = "Accept-Encoding"
+    if wire.compressor is not None:
+        resp.headers["Content-Encoding"] = "gzip"
     return resp
 
 
 def _no_stream():
-    """No stream here (or no room for one): the phone polls instead."""
+    """No stream here: the phone polls instead."""
     resp = Response("", 204)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+def _busy():
+    """No room for one more stream (this process's cap, or this address's): said honestly, and the
+    phone polls instead (an EventSource gives up on any answer but 200 with text/event-stream)."""
+    resp = Response("", 503)
+    resp.headers["Retry-After"] = str(BUSY_RETRY_SECONDS)
     resp.headers["Cache-Control"] = "no-store"
     return resp

@@ -372,13 +372,31 @@
     closeStream();
     clearTimeout(reopenTimer);
     var opened = false;
-    var es = source = new EventSource(url + (url.indexOf("?") < 0 ? "?" : "&") + "v=" + shownVersion());
+    var es = source = new EventSource(url + (url.indexOf("?") < 0 ? "?" : "&") + "_v=" + shownVersion());
     es.onopen = function () { opened = true; streamHeard = Date.now(); };
     es.addEventListener("ping", function () { streamHeard = Date.now(); streamFailures = 0; });
     es.addEventListener("version", function (ev) {
       streamHeard = Date.now();
       streamFailures = 0;
       if (parseInt(ev.data, 10) > shownVersion()) refresh();
+    });
+    // The change itself: this phone's live region at that version, rendered for this page (the
+    // stream's address names it). Applied as a fetched region is (htmx's swap, typing kept); a page
+    // that has moved to another page or query since the stream opened, or a region that does not
+    // parse as one, fetches instead, and the stream follows the page.
+    es.addEventListener("region", function (ev) {
+      streamHeard = Date.now();
+      streamFailures = 0;
+      var incoming = parseInt(ev.lastEventId, 10);
+      if (!(incoming > shownVersion())) return;
+      var now = poller();
+      var region = /^\s*<div id="live" data-version="(\d+)"/.exec(ev.data);
+      if (!now || now.getAttribute("data-live-stream") !== url || !region || +region[1] !== incoming) {
+        refresh();
+        if (now && now.getAttribute("data-live-stream") !== url) openStream();
+        return;
+      }
+      swapLive(ev.data, null, false);
     });
     es.onerror = function () {
       if (es !== source) return;
