@@ -33,7 +33,8 @@ class Piece:
     """One thing placed on the table, put there by the checklist step `step`.
 
     `label` is a message id (translated with `params`), unless `name` is true: then it is a name the
-    players typed (or a list of them), shown as it is. `count` is shown big when there is one."""
+    players typed (or a list of them), shown as it is. `count` is shown big when there is one;
+    a label never holds a number that is not the checklist step's, unless `ref` says it is a name."""
 
     step: str
     label: str
@@ -41,6 +42,7 @@ class Piece:
     kind: str = "cards"
     params: tuple[tuple[str, object], ...] = ()
     name: bool = False
+    ref: bool = False  # the label names something the page lists elsewhere (a hero): no count in it
 
     def __post_init__(self):
         if self.kind not in KINDS:

@@ -24,8 +24,8 @@ def _chosen(step: str, label: str, value: str, names: dict, unset: str) -> tuple
 def _hero(h: dict, step: str) -> Piece:
     label = hero_label(h)
     if isinstance(label, str):
-        return Piece(step, label, None, "figure", name=True)
-    return Piece(step, label["msg"], None, "figure", params=tuple(label["args"].items()))
+        return Piece(step, label, None, "figure", name=True, ref=True)
+    return Piece(step, label["msg"], None, "figure", params=tuple(label["args"].items()), ref=True)
 
 
 def picture(players: list[dict], gs: dict, hero_number: int, setting_up: bool, clockwise: bool) -> Picture:
