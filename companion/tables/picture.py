@@ -16,6 +16,8 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..domain import N_
+
 WIDTH = 360
 PAD = 4
 GAP = 6
@@ -223,7 +225,7 @@ def draw(pic: Picture, tr: Callable[..., str]) -> Drawing:
         y += h + 4
     y += 14
     table = (PAD, table_y, WIDTH - 2 * PAD, y - table_y)
-    way = Text(WIDTH / 2, y - 6, [tr("Turns go clockwise") if pic.clockwise else tr("Turns go counter-clockwise")],
+    way = Text(WIDTH / 2, y - 6, [tr(N_("Turns go clockwise") if pic.clockwise else N_("Turns go counter-clockwise"))],
                "pic-way")
     y += GAP
     bottom, bottom_h = _seat_layout(pic.seats, bottom_i, y, tr, pic.done, pic.item_id)
