@@ -12,6 +12,7 @@ Pure: no Flask. The translation function is passed in (`tr(msgid, **params)`).
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 from dataclasses import dataclass, field
 from typing import Callable
@@ -129,11 +130,11 @@ def wrap(text: str, width_units: float, max_lines: int = 3) -> list[str]:
     """Lines of `text` that fit `width_units` at the label size; the last one cut with an ellipsis.
     A word is cut only when it is far longer than the line (a typed name, say)."""
     chars = max(4, int(width_units // CHAR))
-    longest = max((len(w) for w in text.split()), default=0)
+    longest = max((len(w) for w in re.split(r"[\t\n\x0b\x0c\r ]+", text)), default=0)  # textwrap's words
     lines = textwrap.wrap(text, chars, break_long_words=longest > chars + 3, break_on_hyphens=True) or [""]
     if len(lines) > max_lines:
         lines = lines[:max_lines]
-        lines[-1] = textwrap.shorten(lines[-1] + " …", chars, placeholder="…") if len(lines[-1]) >= chars else lines[-1] + "…"
+        lines[-1] = lines[-1][:chars - 1].rstrip() + "…"
     return lines
 
 
@@ -162,6 +163,7 @@ def seat_rows(n: int, clockwise: bool) -> tuple[list[int], list[int]]:
 
 
 def _seat_layout(seats, indexes, y, tr, done, item_id):
+    """One edge's seats side by side at height `y`, each listing its pieces; all as tall as the tallest."""
     if not indexes:
         return [], 0
     cols = len(indexes)
