@@ -130,6 +130,8 @@ def wrap(text: str, width_units: float, max_lines: int = 3) -> list[str]:
     """Lines of `text` that fit `width_units` at the label size; the last one cut with an ellipsis.
     A word is cut only when it is far longer than the line (a typed name, say)."""
     chars = max(4, int(width_units // CHAR))
+    # French puts a space before : ; ! ? and inside « »: a line never breaks there.
+    text = re.sub(r" ([:;!?»])", "\u00a0\\1", text).replace("« ", "«\u00a0")
     longest = max((len(w) for w in re.split(r"[\t\n\x0b\x0c\r ]+", text)), default=0)  # textwrap's words
     lines = textwrap.wrap(text, chars, break_long_words=longest > chars + 3, break_on_hyphens=True) or [""]
     if len(lines) > max_lines:

@@ -16,8 +16,8 @@ def picture(state: dict, clockwise: bool) -> Picture:
     players = state["players"]
     jobs = play.upcoming_jobs(state) if not gs["rounds"] else None
     shared = ((Piece("deck", N_("A deck of 52 cards and one joker"), None, "cards"),
-               Piece("hat", N_("The Heartless Monkey Hat"), None, "figure"),
-               Piece("mask", N_("A Braveheart mask (optional)"), None, "figure")),)
+               Piece("hat", N_("The Heartless Monkey Hat"), None, "tokens"),
+               Piece("mask", N_("A Braveheart mask (optional)"), None, "tokens")),)
     hand = rules.hand_size(len(players))
     seats = []
     for p in players:

@@ -54,6 +54,8 @@ def picture(players: list[dict], gs: dict, hero_number: int, setting_up: bool, c
         (Piece("upgrades", N_("Upgrade Inventory"), UPGRADES, "cards"),
          Piece("starting-space", N_("Starting Space: the heroes in play"), None, "board"),
          Piece("team", N_("Hero Reserve"), None, "figure")),
+        (Piece("dashboards", N_("Each hero's dashboard: Corruption 1, 5 wounds, 2 Turn tokens, 1 City Action"),
+               None, "note"),),
         (track,),
     )
     lineup = in_play(gs)
@@ -69,8 +71,7 @@ def picture(players: list[dict], gs: dict, hero_number: int, setting_up: bool, c
             mine = [h for h in lineup if h["controller"] == p["id"]]
             pieces = [_hero(h, "team") for h in mine]
             if mine:
-                pieces.append(Piece("dashboards", N_("Each hero: Corruption 1, 5 wounds, 2 Turn tokens, 1 City Action"),
-                                    None, "board"))
+                pieces.append(Piece("dashboards", N_("A dashboard per hero"), None, "board"))
                 if corruption:
                     pieces.append(Piece("dark-past", N_("Dark Past cards, face down"), None, "cards"))
         seats.append(Seat(p["name"], p.get("colour"), tuple(pieces)))
