@@ -199,3 +199,16 @@ def test_the_picture_is_not_on_other_pages(tables, client):
     token = tables.create("sins", names=NAMES[:3])
     assert "pic-svg" not in client.get(f"/t/{token}/play").get_data(as_text=True)
 
+
+
+@pytest.mark.parametrize("game,path,step,item", GAMES)
+def test_the_view_only_link_shows_the_same_picture(tables, client, game, path, step, item):
+    """A view-only link has no forms, but the same checklist and picture, ticks greyed alike."""
+    token = tables.create(game, names=NAMES[:4])
+    tables.post(token, path, {"step": step, "done": "1"})
+    view = tables.table(token).view_token
+    page = setup_page(client, view)
+    assert "<form" not in page.split('id="live"', 1)[1].split("</main>", 1)[0]
+    check(page, NAMES[:4])
+    assert pieces(picture_of(page)) == pieces(picture_of(setup_page(client, token)))
+    assert {i for i, _, done in pieces(picture_of(page)) if done} == {item}
