@@ -8,8 +8,10 @@ from flask_babel import ngettext
 
 from ...domain import Invalid
 from ...i18n import render_message
+from ...tables.game import SEATING
+from ...tables.picture import draw
 from ...tables.store import FINISHED, PLAYING, SETTING_UP
-from . import duel as d, rules
+from . import duel as d, picture, rules
 from .blueprint import bp
 from .common import table_duel
 
@@ -60,6 +62,8 @@ def context(slug: str, table, state: dict) -> dict:
            "order": rules.clockwise_from(seats, gs.get("first_player"))}
     if slug == "setup":
         out["setup_steps"] = rules.setup_steps(n)
+        out["pic"] = draw(picture.picture(state["players"], out["line"], gs.get("setup_done", []),
+                                          SEATING["fivesails"].clockwise), _)
     if slug == "day" and gs.get("players"):
         phase = rules.current_phase(gs)
         day = gs.get("day", 1)

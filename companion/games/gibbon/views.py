@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from flask import Blueprint, render_template, request
+from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from ...api import api, json_endpoint
@@ -18,7 +19,9 @@ from ...numbers import WAS, entry_value, parse_int
 from ...tables.actions import action
 from ...tables.live import Bound, open_table, view_for
 from ...tables.store import PLAYING
-from . import chart, play, rules
+from ...tables.game import SEATING
+from ...tables.picture import draw
+from . import chart, picture, play, rules
 from .forms import RoundNumberForm, StartForm, SwapForm, TickForm, field_name, round_form
 
 bp = Blueprint("gibbon", __name__)
@@ -283,7 +286,8 @@ def build_view(state: dict, selected: int | None = None) -> GibbonView:
 def context(slug: str, table, state: dict) -> dict:
     raw = request.values.get("round", "")
     selected = parse_int(raw, max_digits=4)
-    return {"gib": build_view(state, selected), "rules": rules, "play": play, "field_name": field_name}
+    pic = draw(picture.picture(state, SEATING["gibbon"].clockwise), gettext) if slug == "setup" else None
+    return {"gib": build_view(state, selected), "rules": rules, "play": play, "field_name": field_name, "pic": pic}
 
 
 def default_page(status: str, state: dict) -> str:

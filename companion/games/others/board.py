@@ -11,7 +11,9 @@ from flask_babel import ngettext
 from ...db import get_session
 from ...domain import N_
 from ...numbers import parse_int
-from . import presets, readings, rules, state
+from ...tables.game import SEATING
+from ...tables.picture import draw
+from . import picture, presets, readings, rules, state
 from .rules import Bonus
 
 
@@ -308,6 +310,12 @@ class Board:
     @property
     def dark_past_cards(self) -> tuple[int, ...]:
         return rules.starting_dark_past(self.hero_number) if self.hero_number else ()
+
+    @property
+    def picture(self):
+        """The setup picture, drawn in the viewer's language (picture.py: what goes where)."""
+        return draw(picture.picture(self.players, self.gs, self.hero_number, self.doc_status == state.SETTING_UP,
+                                    SEATING["others"].clockwise), translate)
 
     @property
     def setup_problems(self) -> list[str]:

@@ -12,7 +12,9 @@ from ...api import api, json_endpoint
 from ...domain import N_
 from ...tables import store
 from ...tables.actions import action
-from . import checks, readings, rules, table
+from ...tables.game import SEATING
+from ...tables.picture import draw
+from . import checks, picture, readings, rules, table
 from .forms import (AbyssForm, AbyssTotalForm, ActionForm, ForPlayerForm, JudgmentForm, ModeForm, PickPlayerForm,
                     PlacementForm, QuickForm, ReserveForm, SinChoiceForm, StepForm, StoneForm, ToggleForm)
 
@@ -259,5 +261,10 @@ def context(slug: str, tbl, state: dict) -> dict:
     """What the game's templates need beyond `t`: the numbers, the order, the count."""
     from .pages import build
 
-    return {"sv": build(slug, tbl, state), "SINS": rules.SINS, "SIN_NAMES": rules.SIN_NAMES,
+    sv = build(slug, tbl, state)
+    pic = None
+    if slug == "setup" and sv.counts:
+        pic = draw(picture.picture(sv.players, sv.counts, sv.sins, sv.penitenziagite,
+                                   sv.first["id"] if sv.first else None, sv.done, SEATING["sins"].clockwise), gettext)
+    return {"sv": sv, "SINS": rules.SINS, "SIN_NAMES": rules.SIN_NAMES, "pic": pic,
             "STEP_NAMES": STEP_NAMES, "DECIDED_BY": rules.DECIDED_BY, "READINGS": readings.READINGS}
