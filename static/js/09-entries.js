@@ -14,8 +14,8 @@
 
   /* A stale save (409): the fresh page carries the conflict notice at its top, far above a form the
      player scrolled down to. The notice moves to just above the form that was refused (its entry is
-     kept there), in the page's flow so it never covers the form's buttons, and the page scrolls to it
-     when it is not wholly in view. With the form gone from the fresh page, the notice stays at the
+     kept there), in the page's flow so it never covers the form's buttons, and the page scrolls so it
+     is the first line in view. With the form gone from the fresh page, the notice stays at the
      top and the page scrolls up to it. Without JavaScript the page reloads at its top, notice first. */
   function inRow(parent) {
     var s = getComputedStyle(parent);
@@ -43,19 +43,11 @@
         notice.classList.add("notice-at-form");
       }
     }
-    // In view: the notice, and the form's Save button below it too when both fit on the screen.
+    // The notice is the first line in view, just below the top bar (issue 33: a refusal is the first
+    // thing the player reads), with the form and its kept entry right under it.
     var pad = parseFloat(getComputedStyle(notice).scrollMarginTop) || 0;
-    var box = notice.getBoundingClientRect();
-    var saves = form && notice.classList.contains("notice-at-form")
-      ? form.querySelectorAll('button:not([type="button"]), input[type="submit"]') : [];
-    var bottom = saves.length ? saves[saves.length - 1].getBoundingClientRect().bottom : box.bottom;
-    var room = window.innerHeight - 8;
-    if (bottom - box.top <= room - pad) {
-      if (box.top < pad) window.scrollBy(0, box.top - pad);
-      else if (bottom > room) window.scrollBy(0, bottom - room);
-    } else if (box.top < pad || box.bottom > room) {
-      notice.scrollIntoView({ block: "start" });
-    }
+    var top = notice.getBoundingClientRect().top;
+    if (Math.abs(top - pad) > 1) window.scrollBy(0, top - pad);
   }
 
   /* -- keeping what this phone typed through an update ------------------------------------------ */
