@@ -198,8 +198,8 @@ def test_a_plain_http_address_says_once_what_works_offline_and_taps_still_arrive
     token = page.url.split("/t/")[1].split("/")[0]
     notice = page.locator("[data-plain-http]")
     expect(notice).to_be_visible()
-    expect(notice).to_contain_text("as long as this page stays open")
-    expect(notice).to_contain_text("Reloading the page without network shows no table")
+    expect(notice).to_contain_text("while this page stays open")
+    expect(notice).to_contain_text("A reload without network shows no table")
     check_page(page)
     notice.get_by_role("button", name="Got it").click()
     expect(notice).to_be_hidden()
