@@ -107,10 +107,10 @@
     var doc = null;
     try { doc = new DOMParser().parseFromString(html, "text/html"); } catch (err) { doc = null; }
     var why = "";
-    if (doc && code === 409) {
-      var notice = doc.querySelector(".notice-conflict > p");
-      why = notice ? notice.textContent.trim() : "";
-      return msg("refused-conflict").replace("{why}", why);
+    if (code === 409) {
+      // The notice on the page says it at length; the status line names what changed first.
+      var what = doc && doc.querySelector(".notice-conflict li");
+      return what ? msg("refused-conflict-what").replace("{what}", what.textContent.trim()) : msg("refused-conflict");
     }
     if (doc) {
       var field = key && doc.getElementById(key);
