@@ -67,9 +67,11 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(_e):
+        # X-Refused tells the live table's outbox (static/js/10-live.js) that nothing was applied and
+        # only the token was refused, so it fetches the phone's token and sends the same tap again.
         return _page(400, _("This page was out of date"),
                      _("Your page was open for a long time or came from elsewhere. Reload it and try again; "
-                       "what you typed may need entering again."))
+                       "what you typed may need entering again."), {"X-Refused": "csrf"})
 
     @app.errorhandler(403)
     def forbidden(_e):

@@ -42,6 +42,8 @@ from typing import Callable
 from blinker import Namespace
 from flask import Blueprint, current_app, redirect, request
 from flask_babel import gettext as _
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RoutingException
 
 from ..db import get_session
 from ..domain import Invalid
@@ -120,6 +122,22 @@ def action(bp: Blueprint, rule: str, *, form, kind: str | Callable, summary: str
         bp.add_url_rule(rule, name, view, methods=["POST"])
         return run
     return declare
+
+
+def declared_relative(url: str) -> bool:
+    """Whether the action a form posts to is declared an increment outright (`relative=True`).
+
+    The live table shows a tap on such a form as its pending +1 before the server answers
+    (static/js/12-pending.js); any other tap (absolute, or relative only for some inputs) is shown
+    as waiting, so the phone never works out a game rule itself."""
+    try:
+        endpoint, _args = current_app.url_map.bind_to_environ(request.environ).match(url, method="POST")
+    except HTTPException:  # no such route, or not one taking a POST: not an action
+        return False
+    except RoutingException:  # a redirect (a slash added): not an action's own address
+        return False
+    spec = _DECLARED.get(endpoint)
+    return spec is not None and spec.relative is True
 
 
 def _make_form(spec: Declared, token: str):

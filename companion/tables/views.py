@@ -24,7 +24,7 @@ from . import qr, recent, store, tokens
 from . import undo as undoing
 from .forms import (AddPlayerForm, ArchiveForm, BackToForm, ColourForm, EmptyForm, MoveForm, NewTableForm, OpenLinkForm,
                     PlayerForm, PrefsForm, RenamePlayerForm, RenameTableForm, StatusForm, TableForm, UndoForm)
-from .actions import action, after_change, table_created, table_changed
+from .actions import action, after_change, declared_relative, table_created, table_changed
 from .game import games
 from .live import (LIVE_ID, Bound, cached_page, conflict_banner, form_view, open_table, page_key, render,
                    seen_version, submission, view_for)
@@ -177,6 +177,9 @@ def _no_store_behind_a_link(resp):
     if "Cache-Control" not in resp.headers and any(k in (request.view_args or {}) for k in ("token", "share")):
         resp.headers["Cache-Control"] = "no-store"
     return resp
+
+
+bp.add_app_template_global(declared_relative, "relative_action")
 
 
 @bp.app_template_global()

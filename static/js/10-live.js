@@ -19,6 +19,10 @@
     return m ? m[1] : null;
   }
   var here = tokenOf(location.pathname);
+  // What the player entered: kept through an update, and a refused entry's notice beside it (09-entries.js).
+  var entries = window.companionEntries;
+  var keepInput = entries.keepInput, putBack = entries.putBack, wouldLose = entries.wouldLose;
+  var showConflict = entries.showConflict;
   var offlineCopy = document.documentElement.hasAttribute("data-offline-copy");
 
   function msg(key) {
@@ -49,6 +53,8 @@
   }
   function save(items) {
     try { localStorage.setItem(OUTBOX, JSON.stringify(items)); } catch (err) { memory = items; }
+    // The pending marks on the page (12-pending.js) follow the outbox.
+    document.dispatchEvent(new CustomEvent("companion:outbox", { detail: { items: items } }));
   }
   function tapId() {
     var bytes = new Uint8Array(16);
@@ -60,20 +66,62 @@
   function mine() { return load().filter(function (item) { return item.table === here; }); }
 
   var sending = false, offline = false, failures = 0, retryTimer = null, showedPending = false, slowTimer = null;
+  // The last tap the server refused (409/422) since this phone's last tap: { text, key }. While it
+  // stands the status line says so, never "saved".
+  var refusal = null;
 
+  /* The status line says what happened to the taps: still waiting (how many), refused (why, with a
+     button to the entry kept), or saved once a tap that was shown waiting is answered 200. */
   function showPending() {
     var n = mine().length;
-    if (n && (offline || showedPending || (sending && Date.now() - (mine()[0].at || 0) > 900))) {
+    if (refusal) {
+      var shown = refusal;
+      status(shown.text + (n ? " " + plural(n) : ""), "refused", msg("show-entry"), function () { showEntry(shown.key); });
+    } else if (n && (offline || offlineCopy || showedPending || (sending && Date.now() - (mine()[0].at || 0) > 900))) {
       showedPending = true;
       status(plural(n), "pending");
     } else if (!n && showedPending) {
       showedPending = false;
-      status(msg("sent"), "sent");
+      status(msg("saved"), "sent");
       statusTimer = setTimeout(function () { status(""); }, 4000);
     }
   }
 
+  /* The kept entry of a refused tap: its form (opened, scrolled to, its first field focused), or the
+     refusal notice at the top when the fresh page no longer has that form. */
+  function showEntry(key) {
+    var form = key ? document.getElementById(key) : null;
+    var region = live();
+    var notice = region && region.querySelector(".notice-conflict, .notice-error");
+    var target = form && form.tagName === "FORM" && region.contains(form) ? form : notice;
+    if (!target) return;
+    for (var d = target.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) d.open = true;
+    var at = notice && notice.classList.contains("notice-at-form") ? notice : target;
+    at.scrollIntoView({ block: "start" });
+    var field = form && form.querySelector("input:not([type=hidden]):not([disabled]), select, textarea, button");
+    if (field) field.focus({ preventScroll: true });
+  }
+
+  /* Why the server refused a tap, in the player's words, read from its answer. */
+  function refusalText(code, html, key) {
+    var doc = null;
+    try { doc = new DOMParser().parseFromString(html, "text/html"); } catch (err) { doc = null; }
+    var why = "";
+    if (code === 409) {
+      // The notice on the page says it at length; the status line names what changed first.
+      var what = doc && doc.querySelector(".notice-conflict li");
+      return what ? msg("refused-conflict-what").replace("{what}", what.textContent.trim()) : msg("refused-conflict");
+    }
+    if (doc) {
+      var field = key && doc.getElementById(key);
+      var err = (field && field.querySelector(".error")) || doc.querySelector(".notice-error li, .notice-error p");
+      why = err ? err.textContent.trim() : "";
+    }
+    return msg("refused-invalid").replace("{why}", why);
+  }
+
   function enqueue(item) {
+    refusal = null;  // a new tap: the status line now follows it
     var items = load();
     items.push(item);
     save(items);
@@ -117,9 +165,17 @@
         retryLater(parseInt(response.headers.get("Retry-After"), 10));
         return;
       }
+      if (response.headers.get("X-Refused") === "csrf" && !item.freshToken) {
+        // The page's token is no longer this phone's (its session was renewed while the tap waited):
+        // nothing was applied, so the same tap (same id) goes again with the phone's token now.
+        sending = true;
+        freshToken(item);
+        return;
+      }
       drop(item.id);
       failures = 0;
       offline = false;
+      if (code === 200) rebase(item, parseInt(response.headers.get("X-Table-Version"), 10));
       answered(item, response, html);
       showPending();
       pump();
@@ -134,6 +190,49 @@
     });
   }
 
+  /* Taps queued on one view of the table carry that view's version (`v`). Once the first of them is
+     saved and the table moved by exactly that tap, the later ones were made on a view that already
+     held it (this phone's own tap): they go with the new version, so the server does not take this
+     phone's own earlier tap for another phone's change. When anything else landed in between they
+     keep the version they were made on and the server judges them on it. */
+  function rebase(item, now) {
+    var sent = parseInt(new URLSearchParams(item.body).get("v"), 10);
+    if (isNaN(sent) || now !== sent + 1) return;
+    save(load().map(function (other) {
+      if (other.table !== item.table) return other;
+      var body = new URLSearchParams(other.body);
+      if (parseInt(body.get("v"), 10) !== sent) return other;
+      body.set("v", String(now));
+      other.body = body.toString();
+      return other;
+    }));
+  }
+
+  /* A fresh CSRF token from the table page itself, put in every tap waiting for this table. */
+  function freshToken(item) {
+    fetch(item.page, { credentials: "same-origin", cache: "no-store" }).then(function (resp) {
+      return resp.text();
+    }).then(function (html) {
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      var input = doc.querySelector('input[name="csrf_token"]');
+      if (!input) throw new Error("no token");
+      save(load().map(function (other) {
+        if (other.table !== item.table) return other;
+        var body = new URLSearchParams(other.body);
+        body.set("csrf_token", input.value);
+        other.body = body.toString();
+        if (other.id === item.id) other.freshToken = true;
+        return other;
+      }));
+      sending = false;
+      pump();
+    }).catch(function () {
+      sending = false;
+      failures++;
+      retryLater();
+    });
+  }
+
   function answered(item, resp, html) {
     var redirect = resp.headers.get("HX-Redirect");
     if (redirect) { location.href = redirect; return; }
@@ -143,6 +242,7 @@
       var incoming = parseInt(resp.headers.get("X-Table-Version"), 10);
       // An answer overtaken by a newer page (a later tap, another phone) is not shown, unless it
       // carries a message for this phone.
+      if (code === 409 || code === 422) refusal = { text: refusalText(code, html, item.key), key: item.key };
       if (code === 200 && incoming < shownVersion()) return;
       swapLive(html, item.key, true);
       if (code === 409) showConflict(item.key);
@@ -160,155 +260,30 @@
     }
   }
 
-  /* A stale save (409): the fresh page carries the conflict notice at its top, far above a form the
-     player scrolled down to. The notice moves to just above the form that was refused (its entry is
-     kept there), in the page's flow so it never covers the form's buttons, and the page scrolls to it
-     when it is not wholly in view. With the form gone from the fresh page, the notice stays at the
-     top and the page scrolls up to it. Without JavaScript the page reloads at its top, notice first. */
-  function inRow(parent) {
-    var s = getComputedStyle(parent);
-    if (/flex/.test(s.display)) return !/column/.test(s.flexDirection);
-    if (/grid/.test(s.display)) return s.gridTemplateColumns.trim().split(/\s+/).length > 1;
-    return false;
-  }
-  function flowParent(el) {
-    // A form laid out in a row (a counter, a toolbar) keeps its row: the notice goes above the row.
-    var target = el;
-    while (target.parentElement && target.parentElement !== live() && inRow(target.parentElement)) target = target.parentElement;
-    return target;
-  }
-
-  function showConflict(key) {
-    var region = live();
-    var notice = region && region.querySelector(":scope > .notice-conflict");
-    if (!notice) return;
-    var form = key ? document.getElementById(key) : null;
-    if (form && form.tagName === "FORM" && region.contains(form)) {
-      for (var d = form.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) d.open = true;
-      if (form.getClientRects().length) {
-        var target = flowParent(form);
-        target.parentNode.insertBefore(notice, target);
-        notice.classList.add("notice-at-form");
-      }
-    }
-    // In view: the notice, and the form's Save button below it too when both fit on the screen.
-    var pad = parseFloat(getComputedStyle(notice).scrollMarginTop) || 0;
-    var box = notice.getBoundingClientRect();
-    var saves = form && notice.classList.contains("notice-at-form")
-      ? form.querySelectorAll('button:not([type="button"]), input[type="submit"]') : [];
-    var bottom = saves.length ? saves[saves.length - 1].getBoundingClientRect().bottom : box.bottom;
-    var room = window.innerHeight - 8;
-    if (bottom - box.top <= room - pad) {
-      if (box.top < pad) window.scrollBy(0, box.top - pad);
-      else if (bottom > room) window.scrollBy(0, bottom - room);
-    } else if (box.top < pad || box.bottom > room) {
-      notice.scrollIntoView({ block: "start" });
-    }
-  }
-
   /* A table form's request, as htmx prepared it (after any confirmation, with the button tapped):
      it gets its own tap id and goes into the outbox instead. Leaving the table (a new link,
      deleting it) is not a table change to replay later: htmx sends those as usual. */
+  function queueable(path) {
+    return !!tokenOf(path) && !/\/(link\/rotate|delete)$/.test(path.split("?")[0]);
+  }
   document.addEventListener("htmx:configRequest", function (e) {
     var d = e.detail;
     if (d.verb !== "post" || !d.target || d.target.id !== "live") return;
     var path = d.path || "";
-    if (!tokenOf(path) || /\/(link\/rotate|delete)$/.test(path.split("?")[0])) return;
+    if (!queueable(path)) return;
     e.preventDefault();
-    if (offlineCopy) return;
     var body = new URLSearchParams();
     d.formData.forEach(function (value, name) { if (typeof value === "string") body.append(name, value); });
     var id = tapId();
     body.set("sid", id);
+    // What the page may show before the answer (12-pending.js): a declared increment its delta, else
+    // only that the tap waits. The server's declaration (data-relative) decides, never the phone.
+    var form = d.elt && (d.elt.tagName === "FORM" ? d.elt : d.elt.closest && d.elt.closest("form"));
+    var relative = !!(form && form.hasAttribute("data-relative"));
+    var delta = parseInt(body.get("delta"), 10);
     enqueue({ id: id, url: path, body: body.toString(), page: location.href, table: tokenOf(path),
-              key: body.get("form_key") || "", at: Date.now() });
+              key: body.get("form_key") || "", at: Date.now(), relative: relative, delta: isNaN(delta) ? null : delta });
   });
-
-  /* -- keeping what this phone typed through an update ------------------------------------------ */
-
-  function initialOption(select) {
-    for (var j = 0; j < select.options.length; j++) if (select.options[j].defaultSelected) return j;
-    return 0;
-  }
-
-  function typed(form) {
-    var fields = [];
-    for (var i = 0; i < form.elements.length; i++) {
-      var f = form.elements[i];
-      if (!f.name || f.type === "hidden" || f.type === "submit" || f.type === "button" || f.disabled || f.readOnly) continue;
-      if (f.type === "checkbox" || f.type === "radio") {
-        if (f.checked !== f.defaultChecked) fields.push({ check: true, name: f.name, value: f.value, checked: f.checked, was: f.defaultChecked });
-      } else if (f.tagName === "SELECT") {
-        if (f.selectedIndex !== initialOption(f)) fields.push({ id: f.id, name: f.name, value: f.value, was: f.options[initialOption(f)] ? f.options[initialOption(f)].value : "" });
-      } else if (f.value !== f.defaultValue) {
-        fields.push({ id: f.id, name: f.name, value: f.value, was: f.defaultValue });
-      }
-    }
-    return fields;
-  }
-
-  function keepInput(region, exceptKey) {
-    var kept = {};
-    var forms = region.querySelectorAll("form[id]");
-    for (var i = 0; i < forms.length; i++) {
-      if (forms[i].id === exceptKey) continue;
-      var fields = typed(forms[i]);
-      if (fields.length) kept[forms[i].id] = { v: forms[i].elements.v ? forms[i].elements.v.value : null, fields: fields };
-    }
-    return kept;
-  }
-
-  function mark(field, now) {
-    var box = field.closest(".field") || field.parentNode;
-    if (!box || box.querySelector("[data-changed-note]")) return;
-    box.classList.add("changed-under");
-    var note = document.createElement("p");
-    note.className = "hint changed-note";
-    note.setAttribute("data-changed-note", "");
-    note.id = (field.id || field.name) + "-changed";
-    note.textContent = msg("changed-under").replace("{value}", now === "" ? "—" : now);
-    box.appendChild(note);
-    var described = field.getAttribute("aria-describedby");
-    field.setAttribute("aria-describedby", (described ? described + " " : "") + note.id);
-  }
-
-  function putBack(kept) {
-    Object.keys(kept).forEach(function (formId) {
-      var form = document.getElementById(formId);
-      if (!form) return;
-      var entry = kept[formId];
-      // A form being filled in stays in view: the <details> holding it stays open.
-      for (var d = form.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) d.open = true;
-      // The form keeps the version its input was typed on, so the server judges it on that view.
-      if (entry.v !== null && form.elements.v) form.elements.v.value = entry.v;
-      entry.fields.forEach(function (f) {
-        if (f.check) {
-          var boxes = form.querySelectorAll("input[name]");
-          for (var i = 0; i < boxes.length; i++) {
-            var b = boxes[i];
-            if (b.name !== f.name || b.value !== f.value || (b.type !== "checkbox" && b.type !== "radio")) continue;
-            if (b.defaultChecked !== f.was) mark(b, b.defaultChecked ? b.value : "");
-            b.checked = f.checked;
-          }
-          return;
-        }
-        var el = f.id ? document.getElementById(f.id) : null;
-        if (!el || el.form !== form) el = form.querySelector('[name="' + f.name.replace(/"/g, "") + '"]:not([type=radio]):not([type=checkbox]):not([type=hidden])');
-        if (!el) return;
-        var now = el.tagName === "SELECT" ? (el.options[initialOption(el)] || {}).value || "" : el.defaultValue;
-        el.value = f.value;
-        if (now !== f.was) mark(el, now);
-        el.dispatchEvent(new Event("input", { bubbles: true }));
-      });
-    });
-  }
-
-  function wouldLose(kept, html) {
-    var ids = Object.keys(kept);
-    if (!ids.length) return false;
-    var doc = new DOMParser().parseFromString(html, "text/html");
-    return ids.some(function (id) { return !doc.getElementById(id); });
-  }
 
   var held = null;
   function swapLive(html, exceptKey, own) {
@@ -442,6 +417,11 @@
     navigator.serviceWorker.controller.postMessage({ type: "save-table-page", url: location.href });
   }
 
+  /* The saved copy, opened without network: every table tap works (it goes to the outbox, kept on
+     this phone, and shows as pending); only what truly needs the server (a new link, deleting the
+     table) is switched off and says so. When the network is back the copy comes to life in place:
+     the outbox is sent in order and each answer replaces the region, refusals included. */
+  var offControls = [];
   function showOfflineCopy() {
     var banner = document.querySelector("[data-offline-banner]");
     var when = parseInt(document.documentElement.getAttribute("data-offline-copy"), 10);
@@ -451,21 +431,53 @@
       banner.querySelector("p").textContent = msg("offline-copy").replace("{time}", time);
       banner.hidden = false;
     }
-    // Nothing here pretends to work: every control of the table is switched off,
-    // Save for what works on the saved copy (sharing the result image saved with it: [data-works-offline]).
-    var controls = document.querySelectorAll("main form:not([data-works-offline]) :is(button, input, select, textarea), [data-wake-toggle]");
-    for (var i = 0; i < controls.length; i++) controls[i].disabled = true;
+    var forms = document.querySelectorAll("main form");
+    for (var i = 0; i < forms.length; i++) {
+      var f = forms[i];
+      var path = f.getAttribute("hx-post") || "";
+      if (f.method === "get" || (path && queueable(path) && f.getAttribute("hx-target") === "#live")) continue;
+      for (var j = 0; j < f.elements.length; j++) {
+        if (f.elements[j].type === "hidden" || f.elements[j].disabled) continue;
+        f.elements[j].disabled = true;
+        offControls.push(f.elements[j]);
+      }
+      var note = document.createElement("p");
+      note.className = "hint needs-network";
+      note.setAttribute("data-needs-network", "");
+      note.textContent = msg("needs-network");
+      f.appendChild(note);
+    }
     var tick = function () {
+      if (!offlineCopy) return;
       fetch(location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
-        .then(function (resp) { if (resp.ok) location.reload(); }, function () { setTimeout(tick, 10000); });
+        .then(function (resp) { if (resp.ok) backOnline(); else setTimeout(tick, 10000); }, function () { setTimeout(tick, 10000); });
     };
-    window.addEventListener("online", function () { location.reload(); });
+    window.addEventListener("online", backOnline);
     setTimeout(tick, 10000);
+    showPending();
+  }
+
+  function backOnline() {
+    if (!offlineCopy) return;
+    offlineCopy = false;
+    offline = false;
+    document.documentElement.removeAttribute("data-offline-copy");
+    var banner = document.querySelector("[data-offline-banner]");
+    if (banner) banner.hidden = true;
+    offControls.forEach(function (c) { c.disabled = false; });
+    offControls = [];
+    var notes = document.querySelectorAll("[data-needs-network]");
+    for (var i = 0; i < notes.length; i++) notes[i].remove();
+    clearTimeout(retryTimer);
+    pump();
+    refresh();
+    openStream();
+    setTimeout(pollLoop, 1000);
   }
 
   function start() {
     if (!here || !live()) return;
-    if (offlineCopy) { showOfflineCopy(); return; }
+    if (offlineCopy) { showOfflineCopy(); pump(); return; }
     showPending();
     pump();
     openStream();

@@ -6,8 +6,8 @@
      the rules saved on this phone;
    - when a page asks ("save-rules"), every page of that game's rules is saved in the background.
    - a table page (issue 26) comes from the network; the last copy of each one this phone opened is
-     kept, and shown, marked as an offline copy (`data-offline-copy` on <html>, which the page reads
-     to switch every control off), when the network is gone.
+     kept, and shown, marked as an offline copy (`data-offline-copy` on <html>), when the network is
+     gone; the page's taps then go to its outbox and are sent when the network is back (10-live.js).
    Forms, htmx requests and the table's event stream are never touched: they always go to the network. */
 "use strict";
 
