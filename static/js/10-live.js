@@ -146,6 +146,7 @@
       if (code === 200 && incoming < shownVersion()) return;
       swapLive(html, item.key, true);
       if (code === 409) showConflict(item.key);
+      else if (code === 422) showRefused(item.key);
       var push = resp.headers.get("HX-Push-Url"), replace = resp.headers.get("HX-Replace-Url");
       if (push) history.pushState({}, "", push);
       else if (replace) history.replaceState({}, "", replace);
@@ -158,6 +159,27 @@
       } catch (err) { /* keep the general message */ }
       status(text, "error", msg("reload"), function () { location.reload(); });
     }
+  }
+
+  /* A refused save (422): each message sits next to its box, which on a phone is often above the
+     screen by the time the Save button is tapped, so the swap alone would say nothing. The first box
+     refused comes into view with its message and takes the focus (the message is its description);
+     a problem with the whole form shows the form's own message. Without JavaScript the page reloads
+     at its top, where the same messages lead the page. */
+  function showRefused(key) {
+    var region = live();
+    var form = key ? document.getElementById(key) : null;
+    if (!region) return;
+    var target = null;
+    if (form && form.tagName === "FORM" && region.contains(form)) {
+      for (var d = form.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) d.open = true;
+      target = form.querySelector('[aria-invalid="true"]') || form.querySelector(".error");
+    }
+    if (!target || !target.getClientRects().length) target = region.querySelector(":scope > .notice-error");
+    if (!target) return;
+    var wrap = target.closest(".field") || target;
+    wrap.scrollIntoView({ block: "center" });
+    if (target.matches("input, select, textarea")) target.focus({ preventScroll: true });
   }
 
   /* A stale save (409): the fresh page carries the conflict notice at its top, far above a form the
