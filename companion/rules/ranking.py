@@ -76,6 +76,8 @@ PLAYER_WORDS = frozenset({"player", "players", "ppl", "people", "persons", "peep
                           "joueuse", "joueuses", "personnes", "pers"})
 SAYS_HOW_MANY = {("we", "are"), ("we", "re"), ("we", "were"), ("on", "est"), ("nous", "sommes"),  # ... 3
                  ("est", "a"), ("sommes", "a"), ("joue", "a"), ("jouer", "a"), ("jouons", "a")}  # "on est a 6", "on joue a 4"
+# French says a count alone after "à" (typed "a") or "pour": "combien de pierres a 2". English "a 7" is a card.
+ALONE_COUNT = frozenset({"a", "pour"})
 NUMBER_WORDS = {w: n for n, ws in enumerate((
     (), ("one", "un", "une"), ("two", "deux"), ("three", "trois"), ("four", "quatre"), ("five", "cinq"),
     ("six",), ("seven", "sept"), ("eight", "huit"), ("nine", "neuf"), ("ten", "dix"))) for w in ws}
@@ -179,6 +181,7 @@ class RankingIndex(ReadingIndex):
         folded = self.unelided(analysis.drop_idioms(fold(query)))
         typing = bool(query) and not query[-1].isspace()
         searched = list(games if games is not None else self.games)
+        folded = players_said(folded, self._question_lang(folded, lang))
         named, surely, folded = self._named_games(folded, searched)
         if surely and len(searched) > 1 and not surely.issuperset(searched):
             # A question that names its game is about that game: other games come in only when it
@@ -203,7 +206,7 @@ class RankingIndex(ReadingIndex):
                 g = self.rows[rowid - 1].game
                 game_said[g] = max(game_said.get(g, 0), n)
         affinity = self._affinity(plans, searched) if len(searched) > 1 else {}
-        players = player_count(question) if len(searched) > 1 else None
+        players = player_count(question, asked) if len(searched) > 1 else None
         for (game, row_lang), plan in plans.items():
             if not plan.groups:
                 continue
@@ -289,9 +292,10 @@ def _situation(row: Row, asked: set[str]) -> float:
     return best
 
 
-def player_count(words: Sequence[str]) -> int | None:
+def player_count(words: Sequence[str], lang: str | None = None) -> int | None:
     """The number of players a question is about, when it says one: "7 ppl", "4p", "three players",
-    "3 of us", "we are 3", "on est 6", "nous sommes 4"."""
+    "3 of us", "we are 3", "on est 6", "nous sommes 4"; in a French question (`lang` "fr") also a count
+    said alone after "à" or "pour" ("pierres a 2")."""
     def number(w: str) -> int | None:
         return int(w) if w.isdigit() and len(w) <= 2 else NUMBER_WORDS.get(w)
 
@@ -306,7 +310,21 @@ def player_count(words: Sequence[str]) -> int | None:
             return n
         if before in SAYS_HOW_MANY:
             return n
+        # "a 2", "à 2", "a deux", "pour 4": a count said on its own, at the end of the question or before
+        # a word that is no noun ("a 3 on prend combien"), is how many play (issue 36).
+        if lang == "fr" and before[-1:] and before[-1] in ALONE_COUNT and (not after or is_stop(after[0])):
+            return n
     return None
+
+
+def players_said(folded: str, lang: str) -> str:
+    """A question that says how many play without naming players ("on est 5", "pierres a 2", "we're 3")
+    is about that many players: the players' word is added in the question's language, so the
+    sections set out by player count answer it in any game (issue 36)."""
+    words = analysis.words(folded)
+    if player_count(words, lang) is None or any(w in PLAYER_WORDS for w in words):
+        return folded
+    return f"{folded} {'joueurs' if lang == 'fr' else 'players'}"
 
 
 def _runs(words: Sequence[str], longest: int = 8) -> set[tuple[str, ...]]:

@@ -50,6 +50,27 @@
     if (Math.abs(top - pad) > 1) window.scrollBy(0, top - pad);
   }
 
+  /* A refused save (422): each message sits next to its box, which on a phone is often above the
+     screen by the time the Save button is tapped, so the swap alone would say nothing. The first box
+     refused comes into view with its message and takes the focus (the message is its description);
+     a problem with the whole form shows the form's own message. Without JavaScript the page reloads
+     at its top, where the same messages lead the page. */
+  function showRefused(key) {
+    var region = live();
+    var form = key ? document.getElementById(key) : null;
+    if (!region) return;
+    var target = null;
+    if (form && form.tagName === "FORM" && region.contains(form)) {
+      for (var d = form.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) d.open = true;
+      target = form.querySelector('[aria-invalid="true"]') || form.querySelector(".error");
+    }
+    if (!target || !target.getClientRects().length) target = region.querySelector(":scope > .notice-error");
+    if (!target) return;
+    var wrap = target.closest(".field") || target;
+    wrap.scrollIntoView({ block: "center" });
+    if (target.matches("input, select, textarea")) target.focus({ preventScroll: true });
+  }
+
   /* -- keeping what this phone typed through an update ------------------------------------------ */
 
   function initialOption(select) {
@@ -136,5 +157,6 @@
     return ids.some(function (id) { return !doc.getElementById(id); });
   }
 
-  window.companionEntries = { keepInput: keepInput, putBack: putBack, wouldLose: wouldLose, showConflict: showConflict };
+  window.companionEntries = { keepInput: keepInput, putBack: putBack, wouldLose: wouldLose, showConflict: showConflict,
+                             showRefused: showRefused };
 })();

@@ -23,6 +23,7 @@
   var entries = window.companionEntries;
   var keepInput = entries.keepInput, putBack = entries.putBack, wouldLose = entries.wouldLose;
   var showConflict = entries.showConflict;
+  var showRefused = entries.showRefused;
   var offlineCopy = document.documentElement.hasAttribute("data-offline-copy");
 
   function msg(key) {
@@ -246,6 +247,7 @@
       if (code === 200 && incoming < shownVersion()) return;
       swapLive(html, item.key, true);
       if (code === 409) showConflict(item.key);
+      else if (code === 422) showRefused(item.key);
       var push = resp.headers.get("HX-Push-Url"), replace = resp.headers.get("HX-Replace-Url");
       if (push) history.pushState({}, "", push);
       else if (replace) history.replaceState({}, "", replace);

@@ -230,3 +230,30 @@ def test_a_penitenziagite_game_in_french_to_a_scored_finish(make_phone, live_ser
     page.get_by_role("button", name="Enregistrer le résultat").click()
     expect(page.get_by_role("heading", name="Résultat")).to_be_visible()
     check_page(page)
+
+
+def test_with_javascript_a_box_of_spaces_is_refused_in_view_and_nothing_is_counted(page):
+    """Issue 36: with JavaScript the refused save is swapped in where the player stands, and the box's
+    message sat above the screen, so a box holding only spaces looked silently ignored. Without
+    JavaScript the page reloads at its top, message first. Now the refused box comes into view with
+    "Enter a number (0 if none).", takes the focus, and nothing is counted."""
+    new_table(page, name="Spaces")
+    page.get_by_role("button", name=re.compile(r"^Draw 6 types at random")).click()
+    expect(page.get_by_text("In play:")).to_be_visible()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_text("Now playing:")).to_be_visible()
+    page.get_by_role("link", name="Score", exact=True).click()
+
+    bo = region(page, "Bo")
+    first_type = bo.locator("[data-num] input[type=text]").first
+    first_type.fill("   ")
+    bo.get_by_role("button", name="Save Bo's count").click()
+    bo = region(page, "Bo")
+    message = bo.get_by_text("Enter a number (0 if none).")
+    expect(message).to_be_in_viewport()
+    box = bo.locator("[data-num] input[type=text]").first
+    expect(box).to_be_focused()
+    expect(box).to_have_attribute("aria-invalid", "true")
+    expect(bo.get_by_text("Not counted yet.")).to_be_visible()
+    expect(page.locator(".history, #history, body").first).not_to_contain_text("Bo's reserve counted")
+    check_page(page)

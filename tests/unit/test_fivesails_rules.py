@@ -1,6 +1,7 @@
 """City of Five Sails: setup, the Day, Initiative, Leaders and every victory rule and tie-break."""
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -552,3 +553,23 @@ def test_no_gamble_left_says_how_many_in_words_a_player_reads(finesse, gambles, 
     with pytest.raises(Invalid) as err:
         d.play(duel, d.Round(d.Card(0, 0, 1), gambled=True))
     assert words in err.value.problems[0].text()
+
+
+@pytest.mark.parametrize("n, gone_before, decided", [
+    pytest.param(2, (), True, id="2-players-the-first-fall-decides"),
+    pytest.param(3, ("3",), True, id="3-players-third-gone-the-first-fall-decides"),
+    pytest.param(3, (), False, id="3-players-two-leaders-left-the-duel-goes-on"),
+])
+def test_decides_game_says_whether_the_falls_so_far_end_the_game_without_touching_the_table(n, gone_before, decided):
+    """Issue 36: after round 1 of DEFENDER_FIRST Bo's Leader has fallen (2 wounds of Resolve 2, p. 6).
+    With no other Leader but Ana's in play the game is decided (p. 2), so the duel stops there."""
+    seats = [str(i + 1) for i in range(n)]
+    gs = state(n, **{s: {"leader_destroyed": True} for s in gone_before})
+    before = copy.deepcopy(gs)
+    setup = d.Setup(d.Participant("Ana's Leader", 3, 2), d.Participant("Bo's Leader", 3, 2))
+    duel = d.resolve(setup, DEFENDER_FIRST[:1])
+    assert duel.destroyed(d.DEFENDER) and not duel.ended  # Ana still holds 2 threat
+    leaders = [r.DuelWounds("1", 0, duel.wounds[d.CHALLENGER], 2, False, None),
+               r.DuelWounds("2", 0, duel.wounds[d.DEFENDER], 2, True, 1)]
+    assert r.decides_game(gs, leaders, seats) is decided
+    assert gs == before

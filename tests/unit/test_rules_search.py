@@ -16,6 +16,7 @@ from companion.rules import analysis
 from companion.rules.content import Library
 from companion.rules.learned import Example, Learned, read_questions
 from companion.rules.search import LIMIT, MAX_QUERY, Index, Synonyms, player_count
+from companion.rules.ranking import players_said
 
 FIXTURE = pathlib.Path(__file__).resolve().parent.parent / "rules_fixture"
 QUESTIONS = yaml.safe_load((FIXTURE / "questions.yaml").read_text(encoding="utf-8"))
@@ -225,6 +226,37 @@ def test_a_game_filter_keeps_other_games_out(index):
 ])
 def test_the_number_of_players_a_question_says(question, players):
     assert player_count(analysis.words(analysis.drop_idioms(analysis.fold(question)))) == players
+
+
+@pytest.mark.parametrize("question, lang, players", [
+    ("combien de pierre de pardon a 2", "fr", 2), ("combien de péchés à deux", "fr", 2),
+    ("a 3 on prend combien de cartes", "fr", 3), ("les cartes pour 5", "fr", 5),
+    ("il a 2 coeurs en main", "fr", None), ("j'ai 4 paresse", "fr", None),
+    ("last card was called a 9, can i call a 7", "en", None), ("can i play a 7", "en", None),
+])
+def test_a_french_count_said_alone_after_a_or_pour_is_how_many_play(question, lang, players):
+    """Issue 36: French tables say a player count alone ("pierres a 2"); English "a 7" is a card."""
+    assert player_count(analysis.words(analysis.drop_idioms(analysis.fold(question))), lang) == players
+
+
+@pytest.mark.parametrize("question, lang, said", [
+    ("combien de pierres a 2", "fr", "combien de pierres a 2 joueurs"),
+    ("on est cinq", "fr", "on est cinq joueurs"),
+    ("we're 3 how many stones", "en", "we're 3 how many stones players"),
+    ("combien de cartes a 4 joueurs", "fr", "combien de cartes a 4 joueurs"),
+    ("il a 2 coeurs", "fr", "il a 2 coeurs"),
+])
+def test_a_count_without_the_word_players_is_read_with_it(question, lang, said):
+    """Issue 36: "combien de pierre de pardon a 2" is about the setup for two players, so the question is
+    read with the players' word in its language, and the sections set out by player count answer it."""
+    assert players_said(analysis.fold(question), lang) == analysis.fold(said)
+
+
+def test_a_count_typed_as_a_word_also_searches_its_digits():
+    """Issue 36: "on est cinq" reads the "5" the rules print (synonyms.yaml, all/fr)."""
+    pairs = dict(Synonyms.read().entries("sins", "fr"))
+    assert pairs[("cinq",)] == [("5",)] and pairs[("deux",)] == [("2",)]
+    assert pairs[("token",)] == [("jeton",)]
 
 
 def test_across_games_a_player_count_a_rulebook_does_not_allow_leaves_that_game_out():

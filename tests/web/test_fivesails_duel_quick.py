@@ -143,21 +143,26 @@ def test_a_cleared_card_box_is_refused_not_read_as_zero(tables, two):
 
 
 @pytest.mark.parametrize("names", [("Ana", "Bo"), ("Ana", "Bo", "Cy")])
-def test_two_leaders_falling_in_the_duel_the_finishing_round_ends(tables, names):
-    """Bo's Leader falls in round 1, Ana's in round 2; the round that ends the duel finishes it. Only the
-    acting side takes wounds (p. 25), so after round 1 Ana is the only player with a Leader in play and
-    wins at once (p. 2, p. 17 "Leader Cards"); with 3 players, once Cy's Leader is already gone."""
+def test_the_round_whose_fall_decides_the_game_closes_the_duel(tables, names):
+    """Bo's Leader falls in round 1 (3 wounds of Resolve 2: destroyed, p. 6). Only the acting side takes
+    wounds (p. 25), so Ana is then the only player with a Leader in play and wins at once (p. 2, p. 17
+    "Leader Cards"); with 3 players, once Cy's Leader is already gone. The game is over, so that tap
+    closes the duel (issue 36): round 2, where Ana's Leader would take the 3 threat she was sent, is
+    never offered, and the log names the fallen Leader destroyed."""
     token = started(tables, tables.create("fivesails", names=names))
     if len(names) == 3:
         tables.post(token, "fivesails/leader", {"player": 3, "destroyed": 1}, page="players")
     advance_to(tables, token, rules.HIGH_DRAMA)
     start(tables, token, chips(**{"challenger.duel_stat": "3", "challenger.resolve": "2",
                                   "defender.duel_stat": "3", "defender.resolve": "2"}))
-    play(tables, token, {"riposte": "0", "parry": "0", "thrust": "3", "play": "card"})
-    resp = play(tables, token, {"play": "none"})
+    resp = play(tables, token, {"riposte": "0", "parry": "0", "thrust": "3", "play": "card"})
     assert resp.status_code == 200
     t = tables.table(token)
     assert t.status == "finished" and t.result["winners"] == ["Ana"] and t.result["victory"] == "assassination"
     g = t.state["game"]
+    assert g["duel"] is None and len(g["last_duel"]["rounds"]) == 1
     assert g["players"]["2"]["leader_destroyed"] and not g["players"]["1"]["leader_destroyed"]
-    assert "Assassination Victory for Ana" in text_of(resp)
+    text = text_of(resp)
+    assert "The game is decided, so the duel closes: Ana's Leader 0/2, Bo's Leader 3/2, destroyed" in text
+    assert "Assassination Victory for Ana" in text
+    assert play(tables, token, {"play": "none"}).status_code == 422  # no round 2

@@ -382,11 +382,14 @@ def test_a_duel_round_by_round_with_leader_wounds_applied(tables, table):
 
 
 def duel_out(tables, token, setup, rounds):
-    """Start a duel, play its rounds, and close it."""
+    """Start a duel, play its rounds, and close it. A round whose Leader's fall decides the game closes
+    the duel itself (issue 36): the rounds after it are not played, and its answer is returned."""
     assert start_duel(tables, token, **setup).status_code == 200
     for rnd in rounds:
         resp = tables.post(token, "fivesails/duel/round", rnd, page="duel", form_key="duel-round")
         assert resp.status_code == 200, text_of(resp)[:400]
+        if gs(tables, token)["duel"] is None:
+            return resp
     return tables.post(token, "fivesails/duel/close", page="duel")
 
 
@@ -460,6 +463,94 @@ def test_two_leaders_falling_in_one_duel_the_one_left_wins_at_once(tables, names
     assert f"Assassination Victory for {winner}" in text and "nobody wins" not in text
     assert g["players"][fell]["leader_destroyed"]
     assert not g["players"]["1" if fell == "2" else "2"]["leader_destroyed"]
+
+
+# Rulebook p. 2 "Assassination Victory": a player whose Leader is the last one in play wins. Rulebook p. 6:
+# wounds equal to or greater than Resolve destroy the character. Both Leaders at Combat 3, Resolve 2.
+# Round 1, Bo's Leader holds Ana's 3 threat:
+# - "equal": Riposte 1 takes 1 out and sends it, Thrust 1 sends 1 more; Bo's Leader takes the 2 left,
+#   2 wounds of Resolve 2 (equal: destroyed);
+# - "greater": a card of 0 / 0 / 2 takes nothing out and sends 2; Bo's Leader takes all 3 it holds
+#   (Restricted Hostilities caps at Ana's Combat 3), 3 wounds of Resolve 2 (greater: destroyed).
+# Either way only Ana has a Leader in play: she wins at once, the game is decided, and the 2 threat
+# waiting in her own pool is never resolved: there is no round 2.
+DECIDING_ROUND = {
+    "equal": ({"riposte": 1, "parry": 0, "thrust": 1, "play": "card"}, 2),
+    "greater": ({"riposte": 0, "parry": 0, "thrust": 2, "play": "card"}, 3),
+}
+
+
+@pytest.mark.parametrize("case", list(DECIDING_ROUND))
+def test_a_leaders_fall_that_decides_the_game_closes_the_duel_at_once(client, tables, case):
+    """Issue 36, played from the rulebook's wording (p. 2 Assassination Victory, p. 6 wounds equal to or
+    over Resolve destroy): the round that leaves one Leader in play closes the duel in the same tap; the
+    duel page says the game is decided and offers no round 2, and the log line and the board name the
+    fallen Leader destroyed."""
+    token = tables.create("fivesails", names=("Ana", "Bo"))
+    started(tables, token)
+    rnd, wounds = DECIDING_ROUND[case]
+    assert start_duel(tables, token, **BOTH_LEADERS).status_code == 200
+    resp = tables.post(token, "fivesails/duel/round", rnd, page="duel", form_key="duel-round")
+    assert resp.status_code == 200
+    t, g = tables.table(token), gs(tables, token)
+    assert t.status == "finished" and t.result["winners"] == ["Ana"] and t.result["victory"] == "assassination"
+    assert g["duel"] is None and len(g["last_duel"]["rounds"]) == 1
+    assert g["players"]["2"]["leader_destroyed"] and not g["players"]["1"]["leader_destroyed"]
+    page = client.get(f"/t/{token}/duel")
+    text = text_of(page)
+    assert "The game is decided" in text and "no round is left to play" in text
+    assert 'id="fs-round-h"' not in page.get_data(as_text=True)  # no round 2 offered
+    log = (f"Duel round 1: Bo's Leader plays {rnd['riposte']} / {rnd['parry']} / {rnd['thrust']}. The game is "
+           f"decided, so the duel closes: Ana's Leader 0/2, Bo's Leader {wounds}/2, destroyed. Bo's Leader "
+           "destroyed (0 Renown lost): Assassination Victory for Ana")
+    assert log in text
+    board = page.get_data(as_text=True).split('id="fs-last-h"')[1]
+    assert board.count('badge fs-bad') == 1 and "destroyed" in board
+    # A round posted anyway (a stale phone) is refused: the game is over.
+    again = tables.post(token, "fivesails/duel/round", {"play": "none"}, page="duel", form_key="duel-round")
+    assert again.status_code == 422 and len(gs(tables, token)["last_duel"]["rounds"]) == 1
+    fr = text_of(client.get(f"/t/{token}/duel", headers={"Accept-Language": "fr"}))
+    assert "La partie est jouée" in fr and f"Bo's Leader {wounds}/2, détruit" in fr
+
+
+def test_a_duel_that_went_past_the_deciding_fall_offers_no_round_and_closes_at_the_decision(client, tables):
+    """A table saved before issue 36 can hold a duel whose first fall decided the game while the duel
+    went on. Its page offers no round, only to close it; a round posted is refused; closing ends the
+    game with the fall that decided it."""
+    token = tables.create("fivesails", names=("Ana", "Bo"))
+    started(tables, token)
+    assert start_duel(tables, token, **BOTH_LEADERS).status_code == 200
+    with tables.app.app_context():
+        from companion.db import get_session
+        from companion.models import Table
+        db = get_session()
+        row = db.get(Table, tables.table(token).id)
+        state = json.loads(json.dumps(row.state))
+        state["game"]["duel"]["rounds"] = [{"card": {"riposte": 1, "parry": 0, "thrust": 1}, "lethal": False,
+                                            "gambled": False}]
+        row.state = state
+        db.add(row)
+        db.commit()
+    page = client.get(f"/t/{token}/duel")
+    html_ = page.get_data(as_text=True)
+    assert "The game is decided" in text_of(page) and 'id="fs-round-h"' not in html_ and "Finish the duel" in html_
+    refused = tables.post(token, "fivesails/duel/round", {"play": "none"}, page="duel", form_key="duel-round")
+    assert refused.status_code == 422 and "has decided the game" in text_of(refused)
+    resp = tables.post(token, "fivesails/duel/close", page="duel")
+    assert resp.status_code == 200
+    t = tables.table(token)
+    assert t.status == "finished" and t.result["winners"] == ["Ana"]
+    assert "The game is decided, so the duel closes: Ana's Leader 0/2, Bo's Leader 2/2, destroyed" in text_of(resp)
+
+
+def test_a_character_not_tracked_at_its_resolve_is_named_destroyed_in_the_log(tables, table):
+    """p. 6: every character at or over its Resolve is destroyed, tracked or not: the log line says so."""
+    started(tables, table)
+    setup = {"challenger.duel_stat": 3, "challenger.resolve": 5, "challenger.name": "Kaspar",
+             "defender.name": "Soline", "defender.duel_stat": 1, "defender.resolve": 2}
+    text = text_of(duel_out(tables, table, setup, [{"riposte": 0, "parry": 0, "thrust": 0, "play": "card"}]))
+    # Soline holds Kaspar's 3 threat, plays a card of zeros and takes all 3 (capped at Kaspar's Combat 3).
+    assert "Duel over: Kaspar 0/5, Soline 3/2, destroyed" in text
 
 
 def test_two_leaders_falling_in_one_duel_with_the_third_in_play_the_third_wins(tables):

@@ -17,7 +17,7 @@ from ...tables import live
 from ...tables.actions import action, game_state
 from . import duel as d, rules
 from .blueprint import bp
-from .common import form_wide, name, playing, said_destroyed, seats, table_duel
+from .common import duel_decides_game, duel_leaders, form_wide, name, playing, said_destroyed, seats, table_duel
 from .duel_forms import number, play_problems, read_round_form, read_setup_form
 from .forms import DuelForm
 
@@ -102,11 +102,13 @@ def duel_start(doc, form, said):
          challenger=setup.challenger.name, defender=setup.defender.name)
 
 
-def _next_round(gs: dict) -> tuple[d.Round, d.Duel]:
+def _next_round(gs: dict, seats_: list[str]) -> tuple[d.Round, d.Duel]:
     """The round on the card form, played on the table's duel: the round, and the duel after it."""
     current = table_duel(gs)
     if current is None:
         raise Invalid(Problem("round", N_("There is no duel going on.")))
+    if duel_decides_game(gs, current, seats_):
+        raise Invalid(Problem("round", DECIDED))
     rnd = read_round_form(request.form)
     try:
         return rnd, d.play(current, rnd, "round")
@@ -114,21 +116,29 @@ def _next_round(gs: dict) -> tuple[d.Round, d.Duel]:
         raise play_problems(err) from None
 
 
+DECIDED = N_("A Leader's fall in this duel has decided the game: no round is left to play. Close the duel.")
+
+
 @action(bp, "/t/<token>/fivesails/duel/round", form=DuelForm, kind="duel.round",
         summary=N_("Duel round %(n)d: %(name)s %(what)s"), page="duel", depends_on_state=True)
 def duel_round(doc, form, said):
-    """One round of the table's duel. The duel page's round form also sends `finish`: when the round
-    leaves both threat pools empty the rules have ended the duel (p. 26 "Ending a Duel"), nothing is
-    left to decide, so the same tap finishes it (its wounds onto the Leaders' trackers)."""
+    """One round of the table's duel. When the round destroys a Leader and that fall decides the game
+    (Assassination Victory, p. 2), the game is over, so the same tap closes the duel there: no later
+    round is offered. The duel page's round form also sends `finish`: when the round leaves both
+    threat pools empty the rules have ended the duel (p. 26 "Ending a Duel"), nothing is left to
+    decide, so the same tap finishes it (its wounds onto the Leaders' trackers)."""
     gs = playing(doc)
-    rnd, after = _next_round(gs)
+    rnd, after = _next_round(gs, seats(doc))
     gs["duel"]["rounds"].append(d.round_data(rnd))
     what = ({"msg": N_("plays no card")} if rnd.card is None else
             {"msg": N_("plays %(r)d / %(p)d / %(t)d"),
              "args": {"r": rnd.card.riposte, "p": rnd.card.parry, "t": rnd.card.thrust}})
     said(n=len(after.rounds), name=after.participant(after.rounds[-1].actor).name, what=what)
-    if request.form.get("finish") == "1" and after.ended:
-        played = {"msg": N_("Duel round %(n)d: %(name)s %(what)s"), "args": dict(said.args)}
+    played = {"msg": N_("Duel round %(n)d: %(name)s %(what)s"), "args": dict(said.args)}
+    if duel_decides_game(gs, after, seats(doc)):
+        _finish(doc, gs, after, said, N_("%(round)s. The game is decided, so the duel closes: %(outcome)s"),
+                round=played)
+    elif request.form.get("finish") == "1" and after.ended:
         _finish(doc, gs, after, said, N_("%(round)s. Duel over: %(outcome)s"), round=played)
 
 
@@ -151,7 +161,7 @@ def duel_preview(token):
         return live.render(t, status=422, bound=live.Bound(key, request.form.copy(), {k: [str(m) for m in v]
                                                                             for k, v in form.errors.items()}))
     try:
-        _rnd, g.fivesails_preview = _next_round(t.gs)
+        _rnd, g.fivesails_preview = _next_round(t.gs, rules.seat_ids(t.state["players"]))
     except Invalid as err:
         errors = err.as_dict(_)
         general = [m for f, ms in errors.items() if f == "round" for m in ms]
@@ -169,16 +179,6 @@ def duel_takeback(doc, form, said):
     gs["duel"]["rounds"].pop()
 
 
-def _fell_at(duel: d.Duel, side: str) -> int | None:
-    """The round a side's character fell in (0: it refused and the wounds destroyed it), or None."""
-    if duel.refusal is not None:
-        return 0 if side == d.DEFENDER and duel.refusal.destroyed else None
-    for i, rnd in enumerate(duel.rounds, start=1):
-        if rnd.actor == side and rnd.destroyed:
-            return i
-    return None
-
-
 @action(bp, "/t/<token>/fivesails/duel/close", form=DuelForm, kind="duel.close", page="duel", depends_on_state=True)
 @form_wide
 def duel_close(doc, form, said):
@@ -188,6 +188,9 @@ def duel_close(doc, form, said):
     current = table_duel(gs)
     if current is None:
         raise Invalid(Problem("duel", N_("There is no duel going on.")))
+    if duel_decides_game(gs, current, seats(doc)):
+        _finish(doc, gs, current, said, N_("The game is decided, so the duel closes: %(outcome)s"))
+        return
     if not current.ended:
         gs["duel"] = None
         said(N_("Duel abandoned"))
@@ -195,21 +198,25 @@ def duel_close(doc, form, said):
     _finish(doc, gs, current, said, N_("Duel over: %(outcome)s"))
 
 
+def _standing(duel: d.Duel, side: str) -> dict:
+    """One side at the end of a duel, as a log message: wounds against Resolve, and "destroyed" for a
+    character at or over its Resolve (p. 6: such a character is destroyed)."""
+    who = duel.participant(side)
+    args = {"name": who.name, "wounds": duel.wounds[side], "resolve": who.resolve}
+    if duel.destroyed(side):
+        return {"msg": N_("%(name)s %(wounds)d/%(resolve)d, destroyed"), "args": args}
+    return {"msg": N_("%(name)s %(wounds)d/%(resolve)d"), "args": args}
+
+
 def _finish(doc: dict, gs: dict, current: d.Duel, said, words: str, **args) -> None:
-    """A duel over by the rules leaves the table: its wounds go onto the linked Leaders' trackers (each
-    fall in its round's order, Assassination checked after each), and it is kept as the last duel."""
-    sides = gs["duel"]["sides"]
+    """A duel over by the rules, or stopped by a fall that decided the game, leaves the table: its
+    wounds go onto the linked Leaders' trackers (each fall in its round's order, Assassination checked
+    after each), and it is kept as the last duel."""
+    leaders = duel_leaders(gs, current)
     gs["last_duel"] = {"setup": gs["duel"]["setup"], "rounds": gs["duel"]["rounds"]}
     gs["duel"] = None
-    parts, leaders = [], []
-    for side in d.SIDES:
-        who = current.participant(side)
-        parts.append(f"{who.name} {current.wounds[side]}/{who.resolve}")
-        link = sides.get(side) or {}
-        if link.get("leader") and link.get("player"):
-            leaders.append(rules.DuelWounds(link["player"], who.wounds, current.wounds[side], who.resolve,
-                                            current.destroyed(side), _fell_at(current, side)))
-    outcome = ", ".join(parts)
+    outcome = {"msg": N_("%(a)s, %(b)s"), "args": {"a": _standing(current, d.CHALLENGER),
+                                                   "b": _standing(current, d.DEFENDER)}}
     gone = rules.close_duel(gs, leaders, seats(doc))  # each fall in its round's order, checked after each
     if gone:
         said_destroyed(said, doc, gone, words, outcome=outcome, **args)

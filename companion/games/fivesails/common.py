@@ -56,6 +56,35 @@ def table_duel(gs: dict) -> d.Duel | None:
     return d.resolve(d.read_setup(stored["setup"]), d.read_rounds(stored["rounds"]))
 
 
+def _fell_at(duel: d.Duel, side: str) -> int | None:
+    """The round a side's character fell in (0: it refused and the wounds destroyed it), or None."""
+    if duel.refusal is not None:
+        return 0 if side == d.DEFENDER and duel.refusal.destroyed else None
+    for i, rnd in enumerate(duel.rounds, start=1):
+        if rnd.actor == side and rnd.destroyed:
+            return i
+    return None
+
+
+def duel_leaders(gs: dict, duel: d.Duel) -> list[rules.DuelWounds]:
+    """What the table's duel has done so far to each Leader linked to a player."""
+    sides = (gs.get("duel") or {}).get("sides") or {}
+    out = []
+    for side in d.SIDES:
+        link = sides.get(side) or {}
+        if link.get("leader") and link.get("player"):
+            who = duel.participant(side)
+            out.append(rules.DuelWounds(link["player"], who.wounds, duel.wounds[side], who.resolve,
+                                        duel.destroyed(side), _fell_at(duel, side)))
+    return out
+
+
+def duel_decides_game(gs: dict, duel: d.Duel, seats_: list[str]) -> bool:
+    """Whether a Leader's fall in the table's duel has decided the game (Assassination Victory, p. 2):
+    the duel then closes, with no further round."""
+    return rules.decides_game(gs, duel_leaders(gs, duel), seats_)
+
+
 # -- Leaders destroyed -----------------------------------------------------------------------------
 
 # The log line of an action that destroyed Leaders is a nested message: it sits beside `fallen`, the

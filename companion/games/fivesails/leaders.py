@@ -4,6 +4,7 @@ destroyed with their Renown loss, a finished duel onto their trackers, and one p
 Pure: no Flask."""
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 from ...domain import N_, Invalid, Problem
@@ -106,6 +107,14 @@ def close_duel(gs: dict, leaders: list[DuelWounds], seats: list[str]) -> Destruc
         verdict = check_assassination(gs, seats)
     alive = [s for s in seats if not gs["players"][s]["leader_destroyed"]]
     return Destruction(lost, verdict, nobody_left=not alive)
+
+
+def decides_game(gs: dict, leaders: list[DuelWounds], seats: list[str]) -> bool:
+    """Whether the falls of a duel so far, put onto the trackers now, would decide the game by
+    Assassination Victory (p. 2; p. 17 "Leader Cards"). The duel then stops there: the game is over,
+    so no later round is played (the table is not changed; a copy is)."""
+    gone = close_duel(copy.deepcopy(gs), leaders, seats)
+    return gone is not None and gone.verdict.decided
 
 
 def _onto_tracker(ps: dict, lw: DuelWounds) -> None:

@@ -13,7 +13,7 @@ from ...tables.picture import draw
 from ...tables.store import FINISHED, PLAYING, SETTING_UP
 from . import duel as d, picture, rules
 from .blueprint import bp
-from .common import table_duel
+from .common import duel_decides_game, table_duel
 
 
 @bp.app_template_global("fs_line")
@@ -45,7 +45,8 @@ def last_duel_context(stored: dict | None) -> dict:
         last = d.resolve(d.read_setup(stored["setup"]), d.read_rounds(stored["rounds"]))
     except Invalid:
         return {"last_duel": None}
-    return {"last_duel": last, "last_opening": d.opening_story(last),
+    # A kept duel whose pools are not empty was closed by a fall that decided the game.
+    return {"last_duel": last, "last_decided": not last.ended, "last_opening": d.opening_story(last),
             "last_story": [(r, d.round_story(last, r)) for r in last.rounds]}
 
 
@@ -91,6 +92,8 @@ def context(slug: str, table, state: dict) -> dict:
             out.update(duel_context(table_duel(gs), getattr(g, "fivesails_preview", None)))
         except Invalid:
             out.update(duel_context(None))
+        # A Leader's fall has decided the game: the duel offers no round, only to be closed.
+        out["duel_decided"] = bool(out["duel"]) and duel_decides_game(gs, out["duel"], seats)
         out["duel_sides"] = (gs.get("duel") or {}).get("sides", {})
     if slug == "duel":
         out.update(last_duel_context(gs.get("last_duel")))

@@ -32,7 +32,8 @@ READINGS = {
         "victory-assassination",
         N_("Only the acting side turns threat into wounds in a round (p. 25), so two Leaders never fall at "
            "the same moment. The first to fall is destroyed at the end of its round; if that leaves one player "
-           "with a Leader, that player wins then, and a later fall in the same duel no longer happens.")),
+           "with a Leader, that player wins then and the duel closes at that round; a later fall in the same duel no "
+           "longer happens.")),
     "absent": (
         "absent-adversary",
         N_("Our reading: for each round, say whether the adversary is at the acting character's location "

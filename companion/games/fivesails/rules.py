@@ -21,8 +21,8 @@ from .day import (ACTIONS, DAWN, DAY_STEPS, DEAL, DOMINANCE, DUSK, ECONOMIC, FIF
                   INITIATIVE_MAX, PHASE_NAMES, PHASES, PLANNING, PLUNDER, RENOWN, UNCONTROL, DayStep, FirstPlayer,
                   advance, clockwise_from, current_phase, day_position, determine_initiative, game_over,
                   hand_out_first_player, jump, new_state, phase_steps, set_initiative, start_game, step_at)
-from .leaders import (Destruction, DuelWounds, close_duel, destroy_leader, destroy_leaders, leader_wounds_for_duel,
-                      renown_loss, restore_leader)
+from .leaders import (Destruction, DuelWounds, close_duel, decides_game, destroy_leader, destroy_leaders,
+                      leader_wounds_for_duel, renown_loss, restore_leader)
 from .readings import READINGS, reading
 from .trackers import (INFLUENCE_MAX, RENOWN_MAX, WOUNDS_MAX, add_influence, add_leader_wounds, add_renown,
                        controlled_by, new_player_state, player_state, reaches_resolve, seat_ids, set_control,
@@ -42,7 +42,7 @@ __all__ = [
     "advance", "clockwise_from", "current_phase", "day_position", "determine_initiative", "game_over",
     "hand_out_first_player", "jump", "new_state", "phase_steps", "set_initiative", "start_game", "step_at",
     # leaders.py
-    "Destruction", "DuelWounds", "close_duel", "destroy_leader", "destroy_leaders", "leader_wounds_for_duel",
+    "Destruction", "DuelWounds", "close_duel", "decides_game", "destroy_leader", "destroy_leaders", "leader_wounds_for_duel",
     "renown_loss", "restore_leader",
     # readings.py
     "READINGS", "reading",
