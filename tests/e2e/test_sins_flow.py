@@ -111,7 +111,7 @@ def test_a_four_player_table_from_setup_to_a_recorded_result(page):
     check_page(page)
 
     page.get_by_role("button", name="Record the result").click()
-    expect(page.get_by_role("heading", name="Result")).to_be_visible()
+    expect(page.get_by_role("heading", name="Result", exact=True)).to_be_visible()
     expect(page.get_by_text("finished", exact=True)).to_be_visible()
     check_page(page)
 
@@ -228,7 +228,7 @@ def test_a_penitenziagite_game_in_french_to_a_scored_finish(make_phone, live_ser
     expect(page.get_by_text(re.compile("Di.*réserve vide")).first).to_be_visible()
     check_page(page)
     page.get_by_role("button", name="Enregistrer le résultat").click()
-    expect(page.get_by_role("heading", name="Résultat")).to_be_visible()
+    expect(page.get_by_role("heading", name="Résultat", exact=True)).to_be_visible()
     check_page(page)
 
 
