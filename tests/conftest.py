@@ -1,4 +1,12 @@
-"""Shared fixtures: an isolated database per test, on SQLite and (with TEST_DATABASE_URL) PostgreSQL.
+"""Shared fixtures: an isolated database per test, on SQLite and, for the tests whose behaviour can
+differ by database, on PostgreSQL too (with TEST_DATABASE_URL).
+
+Which tests run on PostgreSQL (docs/testing.md, "Which tests run on both databases"):
+- a test using `app`, `client`, `tables`, `app_with` or `csrf_app` runs on SQLite only;
+- a test marked `both_databases` (itself, its class, or its module's `pytestmark`) runs on SQLite and
+  on PostgreSQL: mark what touches storage, locking, the action log, migrations, LISTEN/NOTIFY,
+  durability, failure of the database or concurrency;
+- a test that names `db_backend` among its own arguments runs on both (it says what differs).
 
 The schema always comes from the Alembic migrations, once per test session and backend:
 SQLite copies a migrated file per test; PostgreSQL gets a private database for the session
@@ -70,9 +78,34 @@ def make_app(database_url, tmp_path, **extra):
     return create_app(config)
 
 
-@pytest.fixture(params=BACKENDS)
+BOTH_DATABASES = "both_databases"
+
+
+def backends_for(item) -> list[str]:
+    """The databases a test (a pytest item or function definition) runs on: see the module docstring."""
+    import inspect
+
+    if not PG_URL:
+        return ["sqlite"]
+    if item.get_closest_marker(BOTH_DATABASES):
+        return BACKENDS
+    function = getattr(item, "function", None) or getattr(item, "obj", None)
+    try:
+        own = inspect.signature(function).parameters if function else {}
+    except (TypeError, ValueError):
+        own = {}
+    return BACKENDS if "db_backend" in own else ["sqlite"]
+
+
+def pytest_generate_tests(metafunc):
+    if "db_backend" in metafunc.fixturenames:
+        metafunc.parametrize("db_backend", backends_for(metafunc.definition), indirect=True)
+
+
+@pytest.fixture
 def db_backend(request):
-    return request.param
+    """"sqlite" or "postgresql": parametrized per test by pytest_generate_tests above."""
+    return getattr(request, "param", "sqlite")
 
 
 @pytest.fixture
