@@ -19,6 +19,7 @@ import re
 import shutil
 
 import pytest
+from jinja2 import MemcachedBytecodeCache
 from sqlalchemy import create_engine, text
 
 from companion import create_app
@@ -64,6 +65,22 @@ def _database_url(backend, request, tmp_path):
     return url
 
 
+class _Templates(dict):
+    """A process-wide store for compiled templates (the client jinja2's MemcachedBytecodeCache wants)."""
+
+    def get(self, key):
+        return dict.get(self, key)
+
+    def set(self, key, value, timeout=None):
+        self[key] = value
+
+
+# Every test makes its own app, and each app's Jinja environment would compile every template it
+# renders again (most of a web test's time). They share compiled templates instead: Jinja keys each
+# on the template's name and checks its source's checksum, so an edited template compiles afresh.
+TEMPLATES = MemcachedBytecodeCache(_Templates())
+
+
 def make_app(database_url, tmp_path, **extra):
     config = {
         "TESTING": True,
@@ -75,7 +92,9 @@ def make_app(database_url, tmp_path, **extra):
         "CHECK_SHAPES": True,
     }
     config.update(extra)
-    return create_app(config)
+    app = create_app(config)
+    app.jinja_env.bytecode_cache = TEMPLATES
+    return app
 
 
 BOTH_DATABASES = "both_databases"
