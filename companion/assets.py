@@ -5,6 +5,7 @@ and never asks again until they change (the URL carries a hash of the content).
 """
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import mimetypes
@@ -36,6 +37,9 @@ class Asset:
 BUNDLES = {"app.css": "css/*.css", "app.js": "js/*.js"}
 
 
+# Brotli at quality 11 is most of the cost of making an app: the same bytes compress once per
+# process, however many apps it makes (the test suite makes thousands, `flask` commands one each).
+@functools.lru_cache(maxsize=256)
 def _asset(name: str, body: bytes) -> Asset:
     squeeze = pathlib.Path(name).suffix in COMPRESSIBLE and len(body) > 600
     mimetype = mimetypes.guess_type(name)[0] or "application/octet-stream"

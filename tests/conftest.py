@@ -1,4 +1,12 @@
-"""Shared fixtures: an isolated database per test, on SQLite and (with TEST_DATABASE_URL) PostgreSQL.
+"""Shared fixtures: an isolated database per test, on SQLite and, for the tests whose behaviour can
+differ by database, on PostgreSQL too (with TEST_DATABASE_URL).
+
+Which tests run on PostgreSQL (docs/testing.md, "Which tests run on both databases"):
+- a test using `app`, `client`, `tables`, `app_with` or `csrf_app` runs on SQLite only;
+- a test marked `both_databases` (itself, its class, or its module's `pytestmark`) runs on SQLite and
+  on PostgreSQL: mark what touches storage, locking, the action log, migrations, LISTEN/NOTIFY,
+  durability, failure of the database or concurrency;
+- a test that names `db_backend` among its own arguments runs on both (it says what differs).
 
 The schema always comes from the Alembic migrations, once per test session and backend:
 SQLite copies a migrated file per test; PostgreSQL gets a private database for the session
@@ -11,6 +19,7 @@ import re
 import shutil
 
 import pytest
+from jinja2 import MemcachedBytecodeCache
 from sqlalchemy import create_engine, text
 
 from companion import create_app
@@ -56,6 +65,22 @@ def _database_url(backend, request, tmp_path):
     return url
 
 
+class _Templates(dict):
+    """A process-wide store for compiled templates (the client jinja2's MemcachedBytecodeCache wants)."""
+
+    def get(self, key):
+        return dict.get(self, key)
+
+    def set(self, key, value, timeout=None):
+        self[key] = value
+
+
+# Every test makes its own app, and each app's Jinja environment would compile every template it
+# renders again (most of a web test's time). They share compiled templates instead: Jinja keys each
+# on the template's name and checks its source's checksum, so an edited template compiles afresh.
+TEMPLATES = MemcachedBytecodeCache(_Templates())
+
+
 def make_app(database_url, tmp_path, **extra):
     config = {
         "TESTING": True,
@@ -67,12 +92,39 @@ def make_app(database_url, tmp_path, **extra):
         "CHECK_SHAPES": True,
     }
     config.update(extra)
-    return create_app(config)
+    app = create_app(config)
+    app.jinja_env.bytecode_cache = TEMPLATES
+    return app
 
 
-@pytest.fixture(params=BACKENDS)
+BOTH_DATABASES = "both_databases"
+
+
+def backends_for(item) -> list[str]:
+    """The databases a test (a pytest item or function definition) runs on: see the module docstring."""
+    import inspect
+
+    if not PG_URL:
+        return ["sqlite"]
+    if item.get_closest_marker(BOTH_DATABASES):
+        return BACKENDS
+    function = getattr(item, "function", None) or getattr(item, "obj", None)
+    try:
+        own = inspect.signature(function).parameters if function else {}
+    except (TypeError, ValueError):
+        own = {}
+    return BACKENDS if "db_backend" in own else ["sqlite"]
+
+
+def pytest_generate_tests(metafunc):
+    if "db_backend" in metafunc.fixturenames:
+        metafunc.parametrize("db_backend", backends_for(metafunc.definition), indirect=True)
+
+
+@pytest.fixture
 def db_backend(request):
-    return request.param
+    """"sqlite" or "postgresql": parametrized per test by pytest_generate_tests above."""
+    return getattr(request, "param", "sqlite")
 
 
 @pytest.fixture

@@ -37,7 +37,7 @@ SOURCE_NAME = "Table Companion"
 BGSTATS_CREATE = "https://app.bgstatsapp.com/createPlay.html"
 GAME_NAMES = {"sins": "7 - The Sins", "gibbon": "Sinful Gibbon", "fivesails": "7th Sea: City of Five Sails",
               "others": "The Others: 7 Sins"}
-# BoardGameGeek's id and name, only where a named public source shows them (README, "BG Stats"):
+# BoardGameGeek's id and name, only where a named public source shows them (docs/api.md, "BG Stats"):
 # City of Five Sails: bugladen/bga7s5s, gameinfos.inc.php ('bgg_id' => 367584);
 # The Others: beefsack/bgg-ranking-historicals, 2019-07-08.csv ("172047,The Others,2016,...").
 # 7 - The Sins and Sinful Gibbon: no source found, so no id (BG Stats matches them by name).

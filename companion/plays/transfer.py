@@ -50,7 +50,7 @@ def dump(table, actions, exported_at: str, group_token: str | None = None) -> di
 
 def to_json(data: dict) -> str:
     """The file's text: standard JSON, indented, with one line per logged change (a thousand changes
-    of indented patches would take a third more room: measured in the README)."""
+    of indented patches would take a third more room: measured in docs/security.md)."""
     head = {k: v for k, v in data.items() if k != "history"}
     lines = ",\n".join("  " + json.dumps(h, ensure_ascii=False, separators=(",", ":"))
                        for h in data.get("history", []))

@@ -12,6 +12,8 @@ import pytest
 from tests.conftest import HX, text_of
 from tests.web.test_sins_pages import Sins
 
+pytestmark = pytest.mark.both_databases  # the action log, its locks and retries
+
 
 def stones(sins, name):
     return sins.gs["stones"].get(str(sins.ids()[name]), 0)

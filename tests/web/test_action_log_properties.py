@@ -29,6 +29,8 @@ from companion.tables import store
 from companion.tables import undo as undoing
 from companion.tables.store import Change
 
+pytestmark = pytest.mark.both_databases  # the action log's patches over every game's stored document
+
 GAMES = {"sins": ("Ana", "Bo", "Cy"), "gibbon": ("Ana", "Bo", "Cy", "Di"), "fivesails": ("Ana", "Bo", "Cy"),
          "others": ("Ana", "Bo", "Cy")}
 

@@ -15,6 +15,8 @@ from companion.tables import store
 from tests.conftest import HX
 from tests.web.test_action_log_properties import GAMES, overlap, written
 
+pytestmark = pytest.mark.both_databases  # concurrent stale phones: locking and the log
+
 # Actions valid on a new table of each game: (route, form data builder, what the form sets).
 SHARED = [
     ("players/rename", lambda n: {"player": n % 3 + 1, "name": f"P{n % 4}", "page": "table"}),

@@ -13,6 +13,7 @@ from tests.conftest import text_of
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.both_databases  # /healthz writes and rolls back a row on each database
 def test_healthz_checks_the_database(client):
     resp = client.get("/healthz")
     assert resp.status_code == 200 and resp.json == {"status": "ok", "database": "ok"}

@@ -11,6 +11,8 @@ from sqlalchemy import event
 
 from tests.conftest import HX, text_of
 
+pytestmark = pytest.mark.both_databases  # how each database fails (read-only, errors mapped to 503)
+
 NEW = {"name": "T", "players-0": "Ana", "players-1": "Bo"}
 
 

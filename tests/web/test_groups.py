@@ -12,6 +12,8 @@ import pytest
 
 from tests.conftest import HX, text_of
 
+pytestmark = pytest.mark.both_databases  # plays' stored dates (time zones), ordering and counts on each database
+
 NAMES = ("Chiara", "Margherita", "Alberto", "Luca")
 QUICK = {"Chiara": -8, "Margherita": 0, "Alberto": 1, "Luca": 8}
 

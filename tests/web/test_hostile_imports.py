@@ -24,6 +24,8 @@ from companion.games import GAMES
 from tests.web.test_groups import new_group
 from tests.web.test_import_shapes import exports, slugs
 
+pytestmark = pytest.mark.both_databases  # hostile documents stored in each database's JSON column
+
 MUTATIONS = 500
 # Actions sent per accepted table (a game has up to some forty): a first round from the forms its
 # pages show, then a second from the forms those changes brought out; the least sent go first.

@@ -18,6 +18,8 @@ from companion.plays import transfer
 from tests.conftest import HX, text_of
 from tests.web.test_groups import NAMES, finish_sins, new_group
 
+pytestmark = pytest.mark.both_databases  # a whole history written to the action log in one transaction
+
 CHANGES = 1000
 
 

@@ -13,6 +13,8 @@ import pytest
 from companion.games import GAMES
 from tests.conftest import HX, text_of
 
+pytestmark = pytest.mark.both_databases  # every game's full document stored and read back
+
 SHAPED = [key for key in sorted(GAMES) if GAMES[key].shape is not None]
 SIX = ["superbia", "luxuria", "invidia", "ira", "acedia", "gula"]
 ZERO = dict(low=0, high=0, cheats=0, hearts=0, accepted_hearts=0, wrongful_doubts=0, fattest_pile=0)

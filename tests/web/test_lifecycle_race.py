@@ -20,6 +20,8 @@ from companion.models import Action, Table
 from companion.tables import live
 from tests.conftest import HX
 
+pytestmark = pytest.mark.both_databases  # archive, rotation and delete under each database's table lock
+
 PHONES = 8
 LIFECYCLE = {
     # what the ninth phone does, what it posts, and what a tap that lost the race is answered

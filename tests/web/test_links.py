@@ -1,9 +1,13 @@
 """Link management: replace the edit link, archive and restore, delete; each in the table's history."""
 from __future__ import annotations
 
+import pytest
+
 from companion.db import get_session
 from companion.models import Action
 from tests.conftest import HX, text_of
+
+pytestmark = pytest.mark.both_databases  # rotation, archive and delete with its cascade in each database
 
 
 def log_kinds(app, table_id):

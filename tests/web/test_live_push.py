@@ -6,6 +6,8 @@ import pytest
 
 from companion.tables import stream
 
+pytestmark = pytest.mark.both_databases  # LISTEN/NOTIFY on PostgreSQL, the version query on SQLite
+
 FIVE = ("Ana", "Bo", "Cy")
 
 
@@ -142,13 +144,27 @@ def test_on_postgresql_a_notify_from_another_machine_reaches_the_stream(streams,
     table = tables.table(token)
     resp = tables.client.get(f"/t/{token}/events?v={table.version}", buffered=False)
     body = resp.response
-    next(body)  # the stream is open (and its process listening)
-    import time
+    next(body)  # the stream is open; its process's LISTEN connection may still be connecting
+    import threading
 
-    time.sleep(1)
     engine = streams.extensions["companion.engine"]
-    with engine.connect() as conn:
-        conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": stream.CHANNEL, "p": f"{table.id}:{table.version + 7}"})
-        conn.commit()
-    assert read_events(body, 1) == [table.version + 7]
+    heard = threading.Event()
+
+    def notify_until_heard():
+        # Waits for the event instead of a fixed sleep: the same NOTIFY again every 0.1 s until the
+        # stream has answered (a NOTIFY sent before LISTEN is lost, as on a real network).
+        while not heard.is_set():
+            with engine.connect() as conn:
+                conn.execute(text("SELECT pg_notify(:c, :p)"),
+                             {"c": stream.CHANNEL, "p": f"{table.id}:{table.version + 7}"})
+                conn.commit()
+            heard.wait(0.1)
+
+    sender = threading.Thread(target=notify_until_heard, daemon=True)
+    sender.start()
+    try:
+        assert read_events(body, 1) == [table.version + 7]
+    finally:
+        heard.set()
+        sender.join(5)
     resp.close()

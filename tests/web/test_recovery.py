@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import create_engine, text
 
+pytestmark = pytest.mark.both_databases  # PostgreSQL's read-only connections
+
 
 def _set_read_only(url: str, on: bool) -> None:
     engine = create_engine(url, isolation_level="AUTOCOMMIT")

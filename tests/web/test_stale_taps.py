@@ -19,6 +19,8 @@ from tests.conftest import HX, Tables, text_of
 from tests.web.test_fuzz import GAMES, STAGES, forms_of, pages_of
 from tests.web.test_sins_pages import Sins
 
+pytestmark = pytest.mark.both_databases  # a stale tap judged under each database's lock
+
 NAMES = ("Ana", "Bo", "Cy", "Di")
 DRAWS = ("sins.draw_sins",)  # state-dependent actions that draw at random
 

@@ -13,6 +13,8 @@ from companion.tables import players, store
 from companion.tables import undo as undoing
 from companion.tables.store import Change
 
+pytestmark = pytest.mark.both_databases  # the action log's storage and locking
+
 
 @pytest.fixture
 def session(app):

@@ -2,9 +2,13 @@
 the History page and the French screens, with and without JavaScript."""
 from __future__ import annotations
 
+import pytest
+
 import re
 
 from tests.conftest import text_of
+
+pytestmark = pytest.mark.both_databases  # undo read back from the stored log
 
 
 def names(tables, tok):
