@@ -143,6 +143,9 @@
         if (!el || el.form !== form) el = form.querySelector('[name="' + f.name.replace(/"/g, "") + '"]:not([type=radio]):not([type=checkbox]):not([type=hidden])');
         if (!el) return;
         var now = el.tagName === "SELECT" ? (el.options[initialOption(el)] || {}).value || "" : el.defaultValue;
+        // The table now holds what was typed (this phone's own save, pushed before its answer came
+        // back, or another phone entering the same): nothing is left to keep and nothing to flag.
+        if (now === f.value) return;
         el.value = f.value;
         if (now !== f.was) mark(el, now);
         el.dispatchEvent(new Event("input", { bubbles: true }));
