@@ -81,6 +81,31 @@ class _Templates(dict):
 TEMPLATES = MemcachedBytecodeCache(_Templates())
 
 
+def _share_url_builders():
+    """Every test's fresh app binds the same 156 URL rules, and Werkzeug writes and compiles two
+    Python functions per rule to build its URLs: 95% of `create_app` (profiled: 0.16 of 0.17 s).
+    Those functions depend only on the rule's parsed parts and defaults (they reach the rule's
+    converters through the rule they are bound to at call time), so apps in this process share them:
+    keyed on exactly what Werkzeug reads to write one, each is compiled once and bound to each rule
+    as Werkzeug binds its own. URLs are built by the same code; the servers tests start are untouched."""
+    from werkzeug.routing.rules import Rule
+
+    write = Rule._compile_builder
+    written = {}
+
+    def compile_builder(self, append_unknown=True):
+        defaults = sorted((self.defaults or {}).items(), key=lambda item: item[0])
+        key = (self.rule, tuple(self._trace), repr(defaults), append_unknown)
+        if key not in written:
+            written[key] = write(self, append_unknown)
+        return written[key]
+
+    Rule._compile_builder = compile_builder
+
+
+_share_url_builders()
+
+
 def make_app(database_url, tmp_path, **extra):
     config = {
         "TESTING": True,
