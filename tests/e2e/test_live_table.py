@@ -45,6 +45,18 @@ def server_influence(page, token, player="Ana"):
     return int(match.group(1))
 
 
+def reload_offline(phone):
+    """Once the service worker controls the page and has saved its copy, cut the network and reload:
+    the phone now shows the saved copy."""
+    page = phone.page
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller", timeout=15_000)
+    page.reload()
+    page.wait_for_function(
+        "() => caches.open('tables-v1').then(c => c.match(location.href)).then(r => !!r)", timeout=15_000)
+    phone.context.set_offline(True)
+    page.reload()
+
+
 def test_taps_made_offline_are_kept_shown_and_sent_once_when_the_network_is_back(make_phone):
     phone = make_phone()
     page = phone.page
@@ -111,12 +123,7 @@ def test_reloading_a_table_page_offline_shows_its_last_copy_and_it_comes_back_to
     phone = make_phone()
     page = phone.page
     token = five_sails(page)
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller", timeout=15_000)
-    page.reload()
-    page.wait_for_function(
-        "() => caches.open('tables-v1').then(c => c.match(location.href)).then(r => !!r)", timeout=15_000)
-    phone.context.set_offline(True)
-    page.reload()
+    reload_offline(phone)
     banner = page.locator("[data-offline-banner]")
     expect(banner).to_contain_text("The copy saved on this phone")
     expect(plus(page)).to_be_enabled()

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.checks import check_page, fill_new_table, visit
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, Phone
-from tests.e2e.test_live_table import THREE, chip, five_sails, sins_game
+from tests.e2e.test_live_table import THREE, chip, five_sails, reload_offline, sins_game
 
 PHONE = {"width": 390, "height": 844}
 OUTBOX_EMPTY = "() => (localStorage.getItem('companion.outbox.v1') || '[]') === '[]'"
@@ -109,12 +109,7 @@ def test_taps_on_the_offline_copy_show_as_pending_and_each_lands_once(make_phone
     ana, bo = a_phone.page, b_phone.page
     token = five_sails(ana)
     visit(bo, f"/t/{token}/players")
-    ana.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller", timeout=15_000)
-    ana.reload()
-    ana.wait_for_function(
-        "() => caches.open('tables-v1').then(c => c.match(location.href)).then(r => !!r)", timeout=15_000)
-    a_phone.context.set_offline(True)
-    ana.reload()
+    reload_offline(a_phone)
     expect(ana.locator("[data-offline-banner]")).to_contain_text("Your taps are kept on this phone")
 
     def mark(key):

@@ -120,13 +120,18 @@ def test_a_four_player_table_from_setup_to_a_recorded_result(page):
     expect(page.get_by_text("Margherita 0, Di 4, Bo 9, Cy 12")).to_be_visible()
 
 
-def test_a_bad_count_is_explained_on_the_form_and_kept_as_typed(page):
-    new_table(page, name="Typo table")
+def open_score_page(page, name):
+    """A new four-player table with six types drawn, the game started, on the Score page."""
+    new_table(page, name=name)
     page.get_by_role("button", name=re.compile(r"^Draw 6 types at random")).click()
     expect(page.get_by_text("In play:")).to_be_visible()
     page.get_by_role("button", name="Start the game").click()
     expect(page.get_by_text("Now playing:")).to_be_visible()
     page.get_by_role("link", name="Score", exact=True).click()
+
+
+def test_a_bad_count_is_explained_on_the_form_and_kept_as_typed(page):
+    open_score_page(page, "Typo table")
 
     bo = region(page, "Bo")
     first_type = bo.locator("[data-num] input[type=text]").first
@@ -237,12 +242,7 @@ def test_with_javascript_a_box_of_spaces_is_refused_in_view_and_nothing_is_count
     message sat above the screen, so a box holding only spaces looked silently ignored. Without
     JavaScript the page reloads at its top, message first. Now the refused box comes into view with
     "Enter a number (0 if none).", takes the focus, and nothing is counted."""
-    new_table(page, name="Spaces")
-    page.get_by_role("button", name=re.compile(r"^Draw 6 types at random")).click()
-    expect(page.get_by_text("In play:")).to_be_visible()
-    page.get_by_role("button", name="Start the game").click()
-    expect(page.get_by_text("Now playing:")).to_be_visible()
-    page.get_by_role("link", name="Score", exact=True).click()
+    open_score_page(page, "Spaces")
 
     bo = region(page, "Bo")
     first_type = bo.locator("[data-num] input[type=text]").first

@@ -12,17 +12,9 @@ import zlib
 import pytest
 
 from companion.tables import live, stream
+from tests.web.test_live_push import streams  # noqa: F401  (the fixture: short streams, quick polls)
 
 FIVE = ("Ana", "Bo", "Cy")
-
-
-@pytest.fixture
-def streams(app, monkeypatch):
-    monkeypatch.setattr(stream, "_cooperative", lambda: True)
-    monkeypatch.setattr(stream, "STREAM_SECONDS", 5)  # a test that waits for nothing ends soon
-    monkeypatch.setattr(stream, "SAFETY_POLL_SECONDS", 0.05)
-    app.config["LIVE_POLL_MS"] = 20
-    return app
 
 
 def tap(tables, token, sid):

@@ -16,29 +16,11 @@ from hypothesis import strategies as st
 
 from companion.plays import picture
 from tests.conftest import HX, text_of
-from tests.web.test_groups import NAMES, finish_sins, new_group
+from tests.web.test_groups import NAMES, finish_sins, finished_gibbon, new_group
 from tests.web.test_play_details import details, finished_fivesails, others_in_group
 
 NS = "{http://www.w3.org/2000/svg}"
 MINUS = "\u2212"
-
-
-def finished_gibbon(tables):
-    """Two rounds; Ana's 30+15+5+10 in the first round takes her over, the lowest total wins."""
-    token = tables.create("gibbon", names=("Ana", "Bo", "Cy", "Di"))
-    assert tables.post(token, "gibbon/start", {"dealer": "1", "bookkeeper": "1"}).status_code == 200
-    heavy = dict(low=30, high=15, cheats=5, hearts=10)
-    for n, rows in ((1, {1: heavy, 2: {"low": 2}, 3: {"low": 1}, 4: {}}),
-                    (2, {1: {"low": 10}, 2: {}, 3: {"high": 1}, 4: {"low": 1}})):
-        if n == 2:
-            assert tables.post(token, "gibbon/swap", {"chooser": "1", "partner": "0"}).status_code == 200
-        data = {"round": n, "braveheart": "", "hat": ""}
-        for pid, row in rows.items():
-            for k, v in row.items():
-                data[f"p{pid}_{k}"] = v
-        assert tables.post(token, "gibbon/round", data, page="round", form_key="round-new").status_code == 200
-    assert tables.table(token).status == "finished"
-    return token
 
 
 def finished(game, tables, client):
