@@ -31,6 +31,8 @@ from functools import lru_cache
 import yaml
 from markdown_it import MarkdownIt
 
+from . import yamlfile
+
 CONTENT = pathlib.Path(__file__).resolve().parent / "content"
 GAME_KEYS = ("sins", "gibbon", "fivesails", "others")
 LANGS = ("en", "fr")
@@ -144,7 +146,7 @@ def parse(path: pathlib.Path, game: str, lang: str) -> Section:
     if not match:
         raise ContentError(f"{path}: no front matter")
     try:
-        meta = yaml.safe_load(match.group(1)) or {}
+        meta = yamlfile.load(match.group(1)) or {}
     except yaml.YAMLError as err:
         raise ContentError(f"{path}: front matter is not valid YAML: {err}") from err
     if not isinstance(meta, dict):
@@ -273,7 +275,7 @@ def glossary(game: str, folder: pathlib.Path = GLOSSARY) -> Glossary:
     path = pathlib.Path(folder) / f"{game}.yaml"
     if not path.exists():
         return Glossary(game)
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = yamlfile.load(path.read_text(encoding="utf-8")) or {}
     terms = tuple((str(en), str(fr)) for en, fr in (data.get("terms") or {}).items())
     names = tuple(str(n) for by_lang in (data.get("names") or {}).values() for n in by_lang)
     return Glossary(game, terms, names, bool(data.get("french_rulebook")),

@@ -21,9 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
-import yaml
-
-from . import analysis, content
+from . import analysis, content, yamlfile
 from .analysis import fold, is_stop, stem
 from .content import Section
 from .learned import Learned
@@ -112,7 +110,7 @@ class Synonyms:
     def read(cls, path: pathlib.Path = SYNONYMS, glossary: pathlib.Path | None = GLOSSARY) -> Synonyms:
         """The synonym table, plus each game's glossary read both ways: an English term in a question
         also searches the French sections for the French term, and the other way round."""
-        table = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        table = yamlfile.load(path.read_text(encoding="utf-8")) or {}
         foreign: dict[str, list[str]] = {lang: [] for lang in analysis.LANGS}
         for game, pairs in (read_glossary(glossary) if glossary else {}).items():
             by_lang = table.setdefault(game, {})
@@ -136,7 +134,7 @@ def read_concepts(folder: pathlib.Path = CONCEPTS) -> dict[tuple[str, str, str],
     in players' words, written from the rulebooks. The index reads them with the keywords."""
     out: dict[tuple[str, str, str], tuple[str, ...]] = {}
     for path in sorted(pathlib.Path(folder).glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yamlfile.load(path.read_text(encoding="utf-8")) or {}
         for lang, by_slug in data.items():
             for slug, phrases in (by_slug or {}).items():
                 out[(path.stem, str(lang), str(slug))] = tuple(str(p) for p in phrases or ())

@@ -24,9 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-import yaml
-
-from . import analysis
+from . import analysis, yamlfile
 from .content import Section
 
 QUESTIONS = pathlib.Path(__file__).resolve().parent / "questions"
@@ -51,7 +49,7 @@ def read_questions(folder: pathlib.Path = QUESTIONS, parts: Sequence[str] = PART
     out = []
     for part in parts:
         for path in sorted((pathlib.Path(folder) / part).glob("*.yaml")):
-            for item in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            for item in yamlfile.load(path.read_text(encoding="utf-8")) or []:
                 out.append(Example(path.stem, str(item["expect"]), str(item.get("lang", "en")), str(item["q"])))
     return out
 
