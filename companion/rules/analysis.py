@@ -63,6 +63,8 @@ _LIGATURES = str.maketrans({"œ": "oe", "æ": "ae"})
 
 def fold(text: str) -> str:
     """Lowercase without accents, ligatures spelled out: "Péchés" -> "peches", "Cœur" -> "coeur"."""
+    if text.isascii():  # most English text: nothing to decompose, and casefold is lower for ASCII
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold().translate(_LIGATURES)
 
