@@ -422,6 +422,20 @@ def test_a_name_two_games_share_names_both():
     assert {h.game for h in index.search("7 sins wounds").hits} == {"others"}
 
 
+def test_the_kind_of_question_is_one_word_in_both_languages():
+    """"combien", "cmb" and "how many" ask for a count; "qui" and "who" for a person: the learned model
+    counts each kind as one word shared by English and French (issue 36)."""
+    from companion.rules.learned import asks, features
+    assert asks("how many stones at 4") == ["?count"]
+    assert asks("on met cmb de pierres") == asks("combien de pierres") == ["?count"]
+    assert asks("who starts") == asks("qui commence") == ["?who"]
+    assert asks("how do i score") == ["?how"]
+    assert "?count" in features("how many stones", "en") and "stone" in features("how many stones", "en")
+    model = Learned([Example("g", "setup", "en", "how many cards each"), Example("g", "first", "en", "who starts")])
+    odds = model.probabilities("combien de cartes", "fr", [("g", "setup"), ("g", "first")])
+    assert odds[("g", "setup")] > odds[("g", "first")]
+
+
 def _two_sections(tmp_path):
     """Two sections that both say "card" and "pile" once, and nothing that tells them apart for a
     question about who takes the pile."""
