@@ -232,6 +232,15 @@ class BuiltIndex:
                 self.phrase_rows.setdefault(phrase, set()).add(rowid)
             first, _ = self.ranges.get((sec.game, lang), (rowid, rowid))
             self.ranges[(sec.game, lang)] = (first, rowid)
+        # The words of a game's own section titles and terms that no other game's content has
+        # ("duel", "scheme", "abysse"): a question that says one is about that game.
+        self.own_words: dict[tuple[str, str], set[str]] = {}
+        for row in self.rows:
+            self.own_words.setdefault((row.game, row.lang), set()).update(s for n in row.names for s in n)
+        for (game, lang), mine in self.own_words.items():
+            for (other, other_lang), theirs in self.game_stems.items():
+                if other != game and other_lang == lang:
+                    mine -= theirs
         db.execute("INSERT INTO docs(docs) VALUES ('optimize')")
         db.commit()
         self._image = db.serialize()

@@ -35,6 +35,43 @@ VOCABULARY = 5000  # the smoothing's vocabulary size: about the stems of all que
 
 Key = tuple[str, str]  # (game, slug)
 
+# What a question asks for, said in question words that are stop words to bm25 (they are in every
+# language and every section): "combien"/"cmb"/"how many" ask for a count, "qui"/"who" for a person,
+# "quand"/"when" for a moment... Players of both languages ask the same section with the same kind
+# of question ("who starts" is the first player's section, "how many" a setup's), so the model
+# counts each kind as one word shared by English and French (issue 36).
+ASKS = {
+    "count": ("combien", "cmb", "cbm", "cb", "cbien", "nombre", "nb", "nbr"),
+    "who": ("qui", "ki", "who", "whos", "whom"),
+    "when": ("quand", "qd", "kan", "when", "whens"),
+    "why": ("pourquoi", "pk", "pq", "pkoi", "why"),
+    "how": ("comment", "cmt", "how", "hows"),
+    "can": ("can", "cant", "peux", "peut", "jpeux", "pouvons", "pouvez", "peuvent", "allowed"),
+    "must": ("must", "dois", "doit", "jdois", "faut", "oblige", "obligatoire", "forced"),
+    "where": ("ou", "where", "wheres"),
+    "what": ("quoi", "koi", "what", "whats", "wat"),
+}
+COUNT_PHRASES = (("how", "many"), ("how", "much"), ("how", "long"))
+_ASKED = {w: f"?{kind}" for kind, ws in ASKS.items() for w in ws}
+
+
+def asks(text: str) -> list[str]:
+    """The kinds of question a text asks, as pseudo-words ("?count", "?who"): "how many" is a count,
+    not a "how"."""
+    words = analysis.words(text)
+    out = []
+    for i, w in enumerate(words):
+        if tuple(words[i:i + 2]) in COUNT_PHRASES:
+            out.append("?count")
+        elif w in _ASKED and not (w == "how" and tuple(words[i:i + 2]) in COUNT_PHRASES):
+            out.append(_ASKED[w])
+    return out
+
+
+def features(text: str, lang: str) -> list[str]:
+    """What the model counts of a question: its stems and the kinds of question it asks."""
+    return analysis.terms(text, lang) + asks(text)
+
 
 @dataclass(frozen=True)
 class Example:
@@ -69,7 +106,7 @@ class Learned:
             for st, n in Counter(analysis.terms(f"{sec.summary} {sec.text}", sec.lang)).items():
                 bag[st] += TEXT * n
         for ex in examples:
-            self.counts.setdefault((ex.game, ex.slug), Counter()).update(analysis.terms(ex.text, ex.lang))
+            self.counts.setdefault((ex.game, ex.slug), Counter()).update(features(ex.text, ex.lang))
         self.totals = {key: sum(bag.values()) for key, bag in self.counts.items()}
         sections_with = Counter(s for bag in self.counts.values() for s in bag)
         n = len(self.counts)
@@ -82,7 +119,7 @@ class Learned:
         """{key: P(the question is about that section)}, over `keys` only."""
         if not keys:
             return {}
-        stems = [s for s in analysis.terms(question, lang) if s in self.rarity]
+        stems = [s for s in features(question, lang) if s in self.rarity]
         logs = {}
         for key in keys:
             bag, total = self.counts.get(key, Counter()), self.totals.get(key, 0)

@@ -9,7 +9,8 @@ of the plan's alternatives (query.py) and scores them with bm25 (column weights 
   of its words together;
 - a hub section counts less, and so does a section in the other language than the question's;
 - across several games, game naming (a question that names its game searches that game alone, the
-  others only when it has nothing), each game's share of the question's words and phrases, and
+  others only when it has nothing; a count in its name may be said in words, "sept peches"), each
+  game's share of the question's words and phrases, the game's own words it says (GAME_WORD), and
   player-count filtering (a game whose rulebook does not allow the number of players the question
   says counts less);
 - what players asked (learned.py) reorders the best RERANK hits.
@@ -39,6 +40,9 @@ NAMED_GAME = 8.0
 # ... and a game one of whose titles, terms or keywords of 2+ words the question says, by
 # (1 + GAME_PHRASE x its length in words).
 GAME_PHRASE = 0.25
+# ... and a game one of whose own words the question says (a word of its section titles and terms
+# that no other game's content has: "duel", "scheme", "abysse"), by (1 + GAME_WORD x how many).
+GAME_WORD = 0.5
 # A hub section (indexing.HUB_LINKS links or more) names many rules without answering them: its score
 # counts this much, so the section it points to comes first.
 HUB = 0.8
@@ -66,8 +70,10 @@ TOGETHER = 0.75
 # What players asked (learned.py) reorders the best RERANK hits: each one's score is multiplied by the
 # probability that the question is about it, to the power LEARNED (chosen on dev batches 3 to 6, each
 # measured while left out of the model's training; lowered from 0.2 once batches 9 and 10 joined, as
-# 0.15 does better on batches 4 to 7 and 10, each left out in turn).
-RERANK = 10
+# 0.15 does better on batches 4 to 7 and 10, each left out in turn). RERANK went from 10 to 20 in
+# issue 36 (folds.py, batches 9-23 left out in turn: first across games +0.1 in both languages, top 3
+# +0.1-0.2 in three cells, nothing lower; 6 did worse in every cell).
+RERANK = 20
 LEARNED = 0.15
 # Across several games, a question about a number of players that a game's rulebook does not allow
 # ("dealing to 7 ppl") is not about that game: its sections count this much.
@@ -112,13 +118,15 @@ class RankingIndex(ReadingIndex):
         named: set[str] = set()
         surely: set[str] = set()
         kept = list(words)
+        # A count in a game's name is said in words as often as in digits: "sept peches", "seven sins".
+        spoken = [str(NUMBER_WORDS[w]) if NUMBER_WORDS.get(w, 0) > 1 else w for w in words]
         for name, games in self.game_names:
             games = games.intersection(searched)
             if not games:
                 continue
             n = len(name)
             for i in range(len(kept) - n + 1):
-                if tuple(kept[i:i + n]) == name:
+                if tuple(kept[i:i + n]) == name or (all(kept[i:i + n]) and tuple(spoken[i:i + n]) == name):
                     named.update(games)
                     if name not in self.everyday_names:
                         surely.update(games)
@@ -213,6 +221,7 @@ class RankingIndex(ReadingIndex):
             factor = (1 + GAME_AFFINITY * affinity.get(game, 0.0)) * (NAMED_GAME if game in named else 1.0)
             if len(searched) > 1:
                 factor *= 1 + GAME_PHRASE * game_said.get(game, 0)
+                factor *= 1 + GAME_WORD * _own_words(plans, self.own_words, game)
             if row_lang != asked:
                 factor *= OTHER_LANGUAGE
             if players is not None and game in self.player_counts and game not in named:
@@ -260,6 +269,15 @@ class RankingIndex(ReadingIndex):
             title = highlight(row.title, marks)
             hits.append(Hit(game, slug, row_lang, round(score, 4), title, snippet, anchor))
         return Result(query, tuple(hits), corrections)
+
+
+def _own_words(plans: Mapping[tuple[str, str], Plan], own: Mapping[tuple[str, str], set[str]], game: str) -> int:
+    """How many of the question's words are a game's own (in any of its languages)."""
+    said = set()
+    for (g, lang), plan in plans.items():
+        if g == game:
+            said.update(i for i, grp in enumerate(plan.groups) if grp.primary in own.get((g, lang), ()))
+    return len(said)
 
 
 def _together(plan: Plan, row: Row) -> float:

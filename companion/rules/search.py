@@ -34,14 +34,17 @@ What a query goes through, for each language a game's reference is written in:
    - across several games, a question that names its game ("gibbon", "five sails") searches that
      game alone, the others only when it has nothing (a name that is also everyday English, "the
      others", only weighs its game up); a game whose own words the question uses weighs heavily, so
-     a shared word never pulls in another game;
+     a shared word never pulls in another game, and a word of one game's titles and terms that no
+     other game has ("duel", "abysse") weighs that game up;
    - across several games, a question that says how many play ("dealing to 7 ppl", "on est 6")
      leaves out, mostly, the games whose rulebook does not allow that many (the games' own ranges,
      which the caller passes: `Index.of(sections, player_counts)`).
 6. What players asked: a naive Bayes model counted from players' questions, each labelled with the
    section that answers it (learned.py, questions/), says how likely the question is about each of
    the best RERANK hits, and reorders them by it ("do we flip the whole pile" is Doubting, though
-   only Braveheart's text says "flip").
+   only Braveheart's text says "flip"). It also counts the kind of question ("combien", "cmb", "how
+   many" ask for a count; "qui", "who" for a person), which bm25 drops as stop words, as one word
+   shared by both languages.
 
 Each hit carries its title and a short snippet as (text, highlighted) parts: the web layer escapes
 every part and wraps the highlighted ones in <mark>, so neither content nor query can inject HTML.

@@ -422,6 +422,43 @@ def test_a_name_two_games_share_names_both():
     assert {h.game for h in index.search("7 sins wounds").hits} == {"others"}
 
 
+def test_a_count_in_a_game_name_is_read_in_words_too():
+    """"sept peches" and "seven sins" name the games "7 peches" and "7 sins" name (issue 36)."""
+    index = Index(Library.read(FIXTURE / "content").all_sections(), Synonyms.read(),
+                  game_names={"sins": [("7", "sins"), ("7", "peches")], "others": [("7", "sins")]})
+    for question in ("a cinq on joue avec les sept peches", "seven sins wounds"):
+        named, _, rest = index._named_games(question, index.games)
+        assert "sins" in named, question
+        assert not {"sept", "seven", "peches", "sins"} & set(rest.split()), rest
+    assert index._named_games("seven wounds", index.games)[0] == set()
+
+
+def test_the_kind_of_question_is_one_word_in_both_languages():
+    """"combien", "cmb" and "how many" ask for a count; "qui" and "who" for a person: the learned model
+    counts each kind as one word shared by English and French (issue 36)."""
+    from companion.rules.learned import asks, features
+    assert asks("how many stones at 4") == ["?count"]
+    assert asks("on met cmb de pierres") == asks("combien de pierres") == ["?count"]
+    assert asks("who starts") == asks("qui commence") == ["?who"]
+    assert asks("how do i score") == ["?how"]
+    assert "?count" in features("how many stones", "en") and "stone" in features("how many stones", "en")
+    model = Learned([Example("g", "setup", "en", "how many cards each"), Example("g", "first", "en", "who starts")])
+    odds = model.probabilities("combien de cartes", "fr", [("g", "setup"), ("g", "first")])
+    assert odds[("g", "setup")] > odds[("g", "first")]
+
+
+def test_a_word_only_one_game_has_in_its_titles_weighs_that_game_up(index):
+    """A word of one game's section titles and terms that no other game's content has ("duel") is
+    that game's own (issue 36)."""
+    own = {game for (game, _), words in index.own_words.items() if "duel" in words}
+    have = {game for (game, _), stems in index.game_stems.items() if "duel" in stems}
+    assert any(index.own_words.values()) and (own == have or not own)
+    for (game, lang), words in index.own_words.items():
+        for (other, other_lang), stems in index.game_stems.items():
+            if other != game and other_lang == lang:
+                assert not words & stems
+
+
 def _two_sections(tmp_path):
     """Two sections that both say "card" and "pile" once, and nothing that tells them apart for a
     question about who takes the pile."""
