@@ -63,7 +63,7 @@ def asks(text: str) -> list[str]:
     for i, w in enumerate(words):
         if tuple(words[i:i + 2]) in COUNT_PHRASES:
             out.append("?count")
-        elif w in _ASKED and not (w == "how" and tuple(words[i:i + 2]) in COUNT_PHRASES):
+        elif w in _ASKED:
             out.append(_ASKED[w])
     return out
 
