@@ -15,6 +15,7 @@ SQLite copies a migrated file per test; PostgreSQL gets a private database for t
 from __future__ import annotations
 
 import os
+import pathlib
 import re
 import shutil
 
@@ -120,6 +121,27 @@ def make_app(database_url, tmp_path, **extra):
     app = create_app(config)
     app.jinja_env.bytecode_cache = TEMPLATES
     return app
+
+
+# The files that take longest (docs/testing.md, "Where the time goes"), longest first, ahead of the
+# rest, which keep their order. With --dist worksteal each worker starts on a contiguous half of the
+# tests and one that runs out takes the end of the other's queue: the run should end on short tests,
+# not on a minute-long loop that keeps one core busy while the other has nothing left to do.
+LONG_FIRST = ("web/test_hostile_imports.py", "web/test_stale_taps.py", "web/test_fuzz.py",
+              "e2e/test_layout.py", "e2e/test_taps.py", "e2e/test_tables_e2e.py", "web/test_durability.py",
+              "e2e/test_gibbon_game.py", "e2e/test_others_e2e.py", "unit/test_rules_questions.py")
+TESTS = pathlib.Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: i for i, name in enumerate(LONG_FIRST)}
+
+    def place(item) -> int:
+        try:
+            return rank.get(item.path.resolve().relative_to(TESTS).as_posix(), len(rank))
+        except ValueError:  # a test outside tests/ (a path given on the command line)
+            return len(rank)
+    items.sort(key=place)  # stable: each file stays in one piece, in its own order
 
 
 BOTH_DATABASES = "both_databases"

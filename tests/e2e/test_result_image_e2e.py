@@ -8,7 +8,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from bench.tapjobs.history import finish_sins_by_totals
-from tests.e2e.checks import check_page, fill_new_table, visit
+from tests.e2e.checks import check_page, fill_new_table, visit, wait_until
 
 PLAYERS = ["Chiara", "Margherita", "Alberto", "Luca"]
 
@@ -71,11 +71,9 @@ def test_the_saved_copy_shares_the_image_offline(make_phone):
     finished_table(page)
     page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller", timeout=15_000)
     page.reload()  # now through the service worker: the page and its image are kept
-    page.wait_for_function(
-        "() => caches.open('tables-v1').then(c => c.match(location.href)).then(r => !!r)", timeout=15_000)
-    page.wait_for_function(
-        "() => caches.open('tables-v1').then(c => c.match(document.querySelector('img.result-image').src))"
-        ".then(r => !!r)", timeout=15_000)
+    wait_until(page, "() => caches.open('tables-v1').then(c => c.match(location.href))")
+    wait_until(page, "() => caches.open('tables-v1')"
+               ".then(c => c.match(document.querySelector('img.result-image').src))")
     phone.context.set_offline(True)
     page.reload()
     expect(page.locator("[data-offline-banner]")).to_contain_text("The copy saved on this phone")

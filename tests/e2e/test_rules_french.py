@@ -8,12 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.checks import check_page, fill_new_table, visit
-
-
-def wait_saved(page, *paths):
-    for path in paths:
-        page.wait_for_function("(p) => caches.match(p).then(Boolean)", arg=path)
+from tests.e2e.checks import check_page, fill_new_table, visit, wait_saved
 
 
 def test_a_french_five_sails_table_finds_the_victory_rule_in_french_and_reads_it_offline(make_phone, live_server):

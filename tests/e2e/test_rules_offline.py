@@ -10,10 +10,11 @@ import re
 
 import pytest
 from flask import render_template_string
-from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 from companion import create_app
 from companion.db import migrate
+from tests.e2e import checks
 from tests.e2e.checks import check_page, fill_new_table, visit
 from tests.e2e.conftest import LiveServer
 
@@ -55,8 +56,7 @@ def open_search(page):
 def wait_saved(page, *paths):
     """Until the service worker has these pages in its cache, and the index of the saved rules that
     the offline page lists them from."""
-    for path in (*paths, "/rules/offline.json"):
-        page.wait_for_function("(p) => caches.match(p).then(Boolean)", arg=path)
+    checks.wait_saved(page, *paths, "/rules/offline.json")
 
 
 def visit_saved_game(page):
@@ -130,6 +130,19 @@ def test_a_rules_page_never_saved_shows_the_offline_contents(make_phone):
     check_page(page)
 
 
+def test_waiting_for_the_cache_waits_for_its_answer(make_phone):
+    """The wait every offline test relies on: `page.wait_for_function` takes a promise as a truthy
+    answer and returned at once, so a test could go offline before the pages were saved (CI failed
+    on that once). `wait_until` times out on an answer that stays false and returns once it is true."""
+    page = make_phone().page
+    page.goto("/rules/offline")
+    with pytest.raises(PlaywrightTimeout):
+        checks.wait_until(page, "() => caches.match('/rules/never-saved')", timeout=1_000)
+    page.evaluate("() => { setTimeout(() => caches.open('later').then((c) => c.put('/rules/later', new Response('x'))), 500); }")
+    checks.wait_until(page, "() => caches.match('/rules/later')", timeout=10_000)
+    assert page.evaluate("() => caches.match('/rules/later').then(Boolean)")
+
+
 def test_on_a_table_page_search_starts_with_its_game_and_switches_to_all(make_phone):
     page = make_phone().page
     visit(page, "/new/sins")
@@ -139,7 +152,8 @@ def test_on_a_table_page_search_starts_with_its_game_and_switches_to_all(make_ph
     expect(page.get_by_role("radio", name="7 - The Sins")).to_be_checked()
     results = page.locator("#hs-results")
     expect(results).to_contain_text("Nothing in 7 - The Sins matches “wounds”.")
-    expect(results.get_by_role("link", name="Wounds", exact=True)).to_be_visible()
+    # A hit's name is all its text (title, game, snippet): this one is titled "Wounds".
+    expect(results.get_by_role("link", name=re.compile(r"^Wounds\b"))).to_be_visible()
     check_page(page)
     page.get_by_role("radio", name="All games").check()
     expect(results).not_to_contain_text("Nothing in")
