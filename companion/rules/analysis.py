@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from typing import Sequence
 
 import Stemmer
 
@@ -145,3 +146,40 @@ def typo_cost(typed: str, word: str) -> float:
             if i > 1 and j > 1 and a == word[j - 2] and typed[i - 2] == b:
                 d[i][j] = min(d[i][j], d[i - 2][j - 2] + 0.5)
     return d[n][m]
+
+
+# How many play, as questions say it (the search's player-count filter and the learned model read it).
+PLAYER_WORDS = frozenset({"player", "players", "ppl", "people", "persons", "peeps", "joueur", "joueurs",
+                          "joueuse", "joueuses", "personnes", "pers"})
+SAYS_HOW_MANY = {("we", "are"), ("we", "re"), ("we", "were"), ("on", "est"), ("nous", "sommes"),  # ... 3
+                 ("est", "a"), ("sommes", "a"), ("joue", "a"), ("jouer", "a"), ("jouons", "a")}  # "on est a 6", "on joue a 4"
+# French says a count alone after "à" (typed "a") or "pour": "combien de pierres a 2". English "a 7" is a card.
+ALONE_COUNT = frozenset({"a", "pour"})
+NUMBER_WORDS = {w: n for n, ws in enumerate((
+    (), ("one", "un", "une"), ("two", "deux"), ("three", "trois"), ("four", "quatre"), ("five", "cinq"),
+    ("six",), ("seven", "sept"), ("eight", "huit"), ("nine", "neuf"), ("ten", "dix"))) for w in ws}
+
+
+def player_count(words: Sequence[str], lang: str | None = None) -> int | None:
+    """The number of players a question is about, when it says one: "7 ppl", "4p", "three players",
+    "3 of us", "we are 3", "on est 6", "nous sommes 4"; in a French question (`lang` "fr") also a count
+    said alone after "à" or "pour" ("pierres a 2")."""
+    def number(w: str) -> int | None:
+        return int(w) if w.isdigit() and len(w) <= 2 else NUMBER_WORDS.get(w)
+
+    for i, w in enumerate(words):
+        if w[:-1].isdigit() and w[-1] in "pj" and len(w) <= 3:  # "4p", "5j"
+            return int(w[:-1])
+        n = number(w)
+        if n is None:
+            continue
+        after, before = words[i + 1:i + 3], tuple(words[max(0, i - 2):i])
+        if after[:1] and after[0] in PLAYER_WORDS or after[:2] == ["of", "us"]:
+            return n
+        if before in SAYS_HOW_MANY:
+            return n
+        # "a 2", "à 2", "a deux", "pour 4": a count said on its own, at the end of the question or before
+        # a word that is no noun ("a 3 on prend combien"), is how many play (issue 36).
+        if lang == "fr" and before[-1:] and before[-1] in ALONE_COUNT and (not after or is_stop(after[0])):
+            return n
+    return None

@@ -22,7 +22,7 @@ from collections import Counter
 from typing import Mapping, Sequence
 
 from . import analysis
-from .analysis import fold, is_stop
+from .analysis import NUMBER_WORDS, PLAYER_WORDS, fold, is_stop, player_count
 from .hits import Hit, Result, highlight, snippet_of
 from .indexing import FIELDS, Row
 from .query import MAX_QUERY, Plan, ReadingIndex
@@ -78,15 +78,15 @@ LEARNED = 0.15
 # Across several games, a question about a number of players that a game's rulebook does not allow
 # ("dealing to 7 ppl") is not about that game: its sections count this much.
 WRONG_PLAYER_COUNT = 0.3
-PLAYER_WORDS = frozenset({"player", "players", "ppl", "people", "persons", "peeps", "joueur", "joueurs",
-                          "joueuse", "joueuses", "personnes", "pers"})
-SAYS_HOW_MANY = {("we", "are"), ("we", "re"), ("we", "were"), ("on", "est"), ("nous", "sommes"),  # ... 3
-                 ("est", "a"), ("sommes", "a"), ("joue", "a"), ("jouer", "a"), ("jouons", "a")}  # "on est a 6", "on joue a 4"
-# French says a count alone after "à" (typed "a") or "pour": "combien de pierres a 2". English "a 7" is a card.
-ALONE_COUNT = frozenset({"a", "pour"})
-NUMBER_WORDS = {w: n for n, ws in enumerate((
-    (), ("one", "un", "une"), ("two", "deux"), ("three", "trois"), ("four", "quatre"), ("five", "cinq"),
-    ("six",), ("seven", "sept"), ("eight", "huit"), ("nine", "neuf"), ("ten", "dix"))) for w in ws}
+
+# Short words that only one language has: they say what language a question is written in when its
+# rules words are the other's or both's ("la Riposte comment ca marche" is French, "what does en garde
+# mean" English), so that a French question asked with the app in English is read as French (issue 36).
+MARKERS = {w: "fr" for w in """le la les des du au aux est sont je jai tu il ils elle nous vous et
+ou avec pour dans sur que qu quoi quel quelle quels quelles qui quand combien comment pourquoi cest ca
+ya jpeux jsuis mon ma mes ta tes sa ses leur leurs une un pas ne peut peux faut dois""".split()}
+MARKERS |= {w: "en" for w in """the is are was were do does did i you we they he she it of and with for
+what which who when where why how can cant must should my your our their this that there""".split()}
 
 
 class RankingIndex(ReadingIndex):
@@ -138,9 +138,12 @@ class RankingIndex(ReadingIndex):
 
     def _question_lang(self, folded: str, reader: str) -> str:
         """The language the question is written in: the one that knows more of its words that the
-        other does not; the reader's when that does not decide."""
+        other does not, its short words (MARKERS) included; the reader's when that does not decide."""
         only = Counter()
         for w in analysis.words(folded):
+            if w in MARKERS:
+                only[MARKERS[w]] += 1
+                continue
             if is_stop(w) or w.isdigit():
                 continue
             known = [lang for lang in analysis.LANGS if w in self.vocab[lang]]
@@ -308,31 +311,6 @@ def _situation(row: Row, asked: set[str]) -> float:
         if n >= 2:
             best = max(best, n / len(s))
     return best
-
-
-def player_count(words: Sequence[str], lang: str | None = None) -> int | None:
-    """The number of players a question is about, when it says one: "7 ppl", "4p", "three players",
-    "3 of us", "we are 3", "on est 6", "nous sommes 4"; in a French question (`lang` "fr") also a count
-    said alone after "à" or "pour" ("pierres a 2")."""
-    def number(w: str) -> int | None:
-        return int(w) if w.isdigit() and len(w) <= 2 else NUMBER_WORDS.get(w)
-
-    for i, w in enumerate(words):
-        if w[:-1].isdigit() and w[-1] in "pj" and len(w) <= 3:  # "4p", "5j"
-            return int(w[:-1])
-        n = number(w)
-        if n is None:
-            continue
-        after, before = words[i + 1:i + 3], tuple(words[max(0, i - 2):i])
-        if after[:1] and after[0] in PLAYER_WORDS or after[:2] == ["of", "us"]:
-            return n
-        if before in SAYS_HOW_MANY:
-            return n
-        # "a 2", "à 2", "a deux", "pour 4": a count said on its own, at the end of the question or before
-        # a word that is no noun ("a 3 on prend combien"), is how many play (issue 36).
-        if lang == "fr" and before[-1:] and before[-1] in ALONE_COUNT and (not after or is_stop(after[0])):
-            return n
-    return None
 
 
 def players_said(folded: str, lang: str) -> str:

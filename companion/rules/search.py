@@ -66,6 +66,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
+from .analysis import NUMBER_WORDS, PLAYER_WORDS, SAYS_HOW_MANY, player_count
 from .content import Section
 from .hits import SNIPPET_WORDS, Hit, Part, Result, parts_html, parts_text
 from .indexing import (CONCEPTS, FIELDS, GLOSSARY, HUB_LINKS, SENTENCE_END, SYNONYMS, VOCAB_WEIGHTS, Synonyms,
@@ -73,8 +74,8 @@ from .indexing import (CONCEPTS, FIELDS, GLOSSARY, HUB_LINKS, SENTENCE_END, SYNO
 from .learned import Learned, read_questions
 from .query import MAX_QUERY, MAX_WORDS, PREFIX_ALTERNATIVES
 from .ranking import (CANDIDATES, COVERAGE, GAME_AFFINITY, GAME_PHRASE, HUB, LEARNED, LIMIT, NAMED_GAME,
-                      NUMBER_WORDS, OTHER_LANGUAGE, PHRASE_MATCH, PLAYER_WORDS, PREFIX_ONLY, RERANK, SAYS_HOW_MANY,
-                      SITUATION, TERM_MATCH, TOGETHER, WEIGHTS, WRONG_PLAYER_COUNT, RankingIndex, player_count)
+                      OTHER_LANGUAGE, PHRASE_MATCH, PREFIX_ONLY, RERANK, SITUATION, TERM_MATCH, TOGETHER, WEIGHTS,
+                      WRONG_PLAYER_COUNT, RankingIndex)
 
 __all__ = [
     "Index", "Synonyms", "Hit", "Result", "Part", "parts_text", "parts_html", "player_count",

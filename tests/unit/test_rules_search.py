@@ -441,6 +441,10 @@ def test_the_kind_of_question_is_one_word_in_both_languages():
     assert asks("on met cmb de pierres") == asks("combien de pierres") == ["?count"]
     assert asks("who starts") == asks("qui commence") == ["?who"]
     assert asks("how do i score") == ["?how"]
+    assert asks("on la met ou") == asks("where does it go") == ["?where"]
+    assert asks("on continue ou pas") == asks("a 3 ou 4") == []
+    assert asks("et si la pioche est vide") == asks("if the deck is empty") == ["?if"]
+    assert asks("quelle carte") == asks("which card") == ["?which"]
     assert "?count" in features("how many stones", "en") and "stone" in features("how many stones", "en")
     model = Learned([Example("g", "setup", "en", "how many cards each"), Example("g", "first", "en", "who starts")])
     odds = model.probabilities("combien de cartes", "fr", [("g", "setup"), ("g", "first")])
@@ -532,3 +536,25 @@ def test_an_able_word_is_read_as_its_verb_before_any_typo_guess(index):
 def test_je_said_as_j_before_a_consonant_is_split_off(index):
     assert index.unelided("cest a mon tour jpioche et jpose") == "cest a mon tour pioche et pose"
     assert index.unelided("jeton") == "jeton"  # a word of the content stays whole
+
+
+def test_the_learned_model_reads_a_question_as_the_search_does():
+    """The model counts what the search reads: "du coup" is filler, "labysse" is "l'abysse" when
+    "abysse" is a French word of the content, and "deux" is "2" (issue 36)."""
+    from companion.rules.learned import features
+    known = frozenset({analysis.stem("abysse", "fr")})
+    assert features("du coup jai mis labysse", "fr", known) == features("j'ai mis l'abysse", "fr", known)
+    assert features("on est deux", "fr") == features("on est 2", "fr")
+    # Everyday words of a question that both languages say of the same sections are one word too.
+    assert "=tie" in features("egalite on departage comment", "fr") and "=tie" in features("tied who wins", "en")
+    assert "=empty" in features("la pioche est vide", "fr") and "=empty" in features("deck is empty", "en")
+    assert "=tie" in features("meme score qui gagne", "fr") and "=tie" in features("same points who wins", "en")
+    assert features("labysse", "en", known) == [analysis.stem("labysse", "en")]
+
+
+def test_a_question_s_short_words_say_its_language(index):
+    """A French question of game terms is French, whichever language the reader's app is in."""
+    for question, lang in (("la Riposte comment ça marche", "fr"), ("on est 4 on rajoute quelles locations", "fr"),
+                           ("what does en garde mean", "en")):
+        for reader in ("en", "fr"):
+            assert index._question_lang(analysis.fold(question), reader) == lang, (question, reader)
