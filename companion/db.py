@@ -10,7 +10,6 @@ answers the honest 503 (the database refuses it), and /healthz says why (`read_o
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import pathlib
@@ -22,6 +21,8 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
+
+from .stored import dumps
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MIGRATIONS = ROOT / "migrations"
@@ -69,11 +70,6 @@ def _ensure_sqlite_folder(url: str) -> bool:
     if parsed.database and parsed.database != ":memory:":
         pathlib.Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
     return True
-
-
-def _compact_json(value) -> str:
-    """JSON as stored: no spaces after separators (the action log's patches are mostly punctuation)."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def sqlite_file(url: str) -> pathlib.Path | None:
@@ -140,17 +136,17 @@ def make_engine(url: str, *, read_only: bool = False) -> Engine:
         uri = _read_only_uri(path)
         engine = create_engine(make_url(url).set(query={}),
                                creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=5),
-                               json_serializer=_compact_json)
+                               json_serializer=dumps)
         event.listen(engine, "connect", _sqlite_read_only_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     if _ensure_sqlite_folder(url):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 5},
-                               json_serializer=_compact_json)
+                               json_serializer=dumps)
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5, json_serializer=_compact_json)
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5, json_serializer=dumps)
 
 
 def get_session() -> Session:

@@ -6,10 +6,11 @@ import logging
 from flask import Flask, jsonify, make_response, render_template, request
 from flask_babel import gettext as _, ngettext
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import DataError, InternalError, OperationalError
+from sqlalchemy.exc import DataError, InternalError, OperationalError, StatementError
 
 from .db import Unavailable, close_session, unavailable
 from .domain import Invalid
+from .stored import Refused
 
 log = logging.getLogger(__name__)
 
@@ -125,9 +126,22 @@ def init_app(app: Flask) -> None:
         # A value the database refuses (an out-of-range number, a NUL byte on PostgreSQL): the
         # input's fault, so a 4xx; the parsers and cleaners should have caught it first.
         close_session(exc=e)
-        log.warning("database refused input: %s %s: %s", request.method, request.path, e.orig)
+        log.warning("database refused input: %s %s: %s", request.method, request.path, getattr(e, "orig", e))
         return _page(400, _("Something in that request was wrong"),
                      _("The page sent something we could not read. Go back and try again."))
+
+    @app.errorhandler(StatementError)
+    def column_refused_value(e):
+        # The same refusal made by our column types before the driver (companion/stored.py), on
+        # SQLite as on PostgreSQL. Any other statement error is a bug.
+        if isinstance(e.orig, Refused):
+            return database_refused_input(e)
+        raise e
+
+    @app.errorhandler(Refused)
+    def json_refused_value(e):
+        # psycopg calls the JSON serializer itself, and SQLAlchemy passes on what it raises as is.
+        return database_refused_input(e)
 
     @app.errorhandler(Invalid)
     def refused(e):

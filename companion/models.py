@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from sqlalchemy import JSON, Column, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Column, ForeignKey, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
+
+from .stored import Int, Moment, Text  # refuse on SQLite what PostgreSQL refuses (companion/stored.py)
 
 
 def utcnow() -> datetime:
@@ -17,25 +19,25 @@ def utcnow() -> datetime:
 
 
 def _ts(**kw):
-    return Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False, **kw))
+    return Field(default_factory=utcnow, sa_column=Column(Moment, nullable=False, **kw))
 
 
 class Table(SQLModel, table=True):
     __tablename__ = "game_table"
 
     id: int | None = Field(default=None, primary_key=True)
-    token: str = Field(sa_column=Column(String(43), unique=True, nullable=False))
-    view_token: str = Field(sa_column=Column(String(43), unique=True, nullable=False))
-    game: str = Field(sa_column=Column(String(16), nullable=False))
-    name: str = Field(sa_column=Column(String(60), nullable=False))
-    status: str = Field(sa_column=Column(String(12), nullable=False))
-    version: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+    token: str = Field(sa_column=Column(Text(43), unique=True, nullable=False))
+    view_token: str = Field(sa_column=Column(Text(43), unique=True, nullable=False))
+    game: str = Field(sa_column=Column(Text(16), nullable=False))
+    name: str = Field(sa_column=Column(Text(60), nullable=False))
+    status: str = Field(sa_column=Column(Text(12), nullable=False))
+    version: int = Field(default=0, sa_column=Column(Int, nullable=False))
     state: dict = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     result: dict | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     created_at: datetime = _ts()
     updated_at: datetime = _ts()
     # A digest of the new-table form's submission id: sending the form again opens this table.
-    submission: str | None = Field(default=None, sa_column=Column(String(18), unique=True, nullable=True))
+    submission: str | None = Field(default=None, sa_column=Column(Text(18), unique=True, nullable=True))
 
 
 class Action(SQLModel, table=True):
@@ -44,26 +46,26 @@ class Action(SQLModel, table=True):
                       Index("uq_action_table_submission", "table_id", "submission", unique=True))
 
     id: int | None = Field(default=None, primary_key=True)
-    table_id: int = Field(sa_column=Column(Integer, ForeignKey("game_table.id", ondelete="CASCADE"),
+    table_id: int = Field(sa_column=Column(Int, ForeignKey("game_table.id", ondelete="CASCADE"),
                                            nullable=False))
     # The table's version once this action applied; versions are dense, so "what happened since
     # version v" is a range query.
-    version: int = Field(sa_column=Column(Integer, nullable=False))
-    kind: str = Field(sa_column=Column(String(40), nullable=False))
+    version: int = Field(sa_column=Column(Int, nullable=False))
+    kind: str = Field(sa_column=Column(Text(40), nullable=False))
     # A message id (translated when shown) and its values: "%(player)s +%(n)s renown".
-    summary: str = Field(sa_column=Column(String(200), nullable=False))
+    summary: str = Field(sa_column=Column(Text(200), nullable=False))
     args: dict = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     # The JSON Patch (RFC 6902) that turns the document after this action back into the one before.
     # Its paths are also what the action wrote, which is what conflicts are judged on.
     undo_patch: list = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     # For an undo: the action it took back. For an undo or an "undo back to here": the version
     # whose document it restored.
-    undoes: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
-    reverts_to: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
+    undoes: int | None = Field(default=None, sa_column=Column(Int, nullable=True))
+    reverts_to: int | None = Field(default=None, sa_column=Column(Int, nullable=True))
     # The undo or "back to here" after which this action no longer stands (shown struck through).
-    undone_by: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
+    undone_by: int | None = Field(default=None, sa_column=Column(Int, nullable=True))
     # A digest of the submission id the phone sent: a retried submission finds its action here.
-    submission: str | None = Field(default=None, sa_column=Column(String(18), nullable=True))
+    submission: str | None = Field(default=None, sa_column=Column(Text(18), nullable=True))
     created_at: datetime = _ts()
 
 
@@ -80,13 +82,13 @@ class Preset(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     table_id: int | None = Field(default=None, sa_column=Column(
-        Integer, ForeignKey("game_table.id", ondelete="SET NULL"), nullable=True, index=True))
+        Int, ForeignKey("game_table.id", ondelete="SET NULL"), nullable=True, index=True))
     # The phone that saved it: a random id kept in that phone's signed session cookie.
-    owner: str | None = Field(default=None, sa_column=Column(String(32), nullable=True, index=True))
-    share: str | None = Field(default=None, sa_column=Column(String(43), nullable=True))
-    game: str = Field(sa_column=Column(String(16), nullable=False))
-    kind: str = Field(sa_column=Column(String(40), nullable=False))
-    name: str = Field(sa_column=Column(String(60), nullable=False))
+    owner: str | None = Field(default=None, sa_column=Column(Text(32), nullable=True, index=True))
+    share: str | None = Field(default=None, sa_column=Column(Text(43), nullable=True))
+    game: str = Field(sa_column=Column(Text(16), nullable=False))
+    kind: str = Field(sa_column=Column(Text(40), nullable=False))
+    name: str = Field(sa_column=Column(Text(60), nullable=False))
     data: dict = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime = _ts()
     updated_at: datetime = _ts()
@@ -103,10 +105,10 @@ class Group(SQLModel, table=True):
     __tablename__ = "play_group"
 
     id: int | None = Field(default=None, primary_key=True)
-    token: str = Field(sa_column=Column(String(43), unique=True, nullable=False))
-    view_token: str = Field(sa_column=Column(String(43), unique=True, nullable=False))
-    name: str = Field(sa_column=Column(String(60), nullable=False))
-    version: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+    token: str = Field(sa_column=Column(Text(43), unique=True, nullable=False))
+    view_token: str = Field(sa_column=Column(Text(43), unique=True, nullable=False))
+    name: str = Field(sa_column=Column(Text(60), nullable=False))
+    version: int = Field(default=0, sa_column=Column(Int, nullable=False))
     created_at: datetime = _ts()
 
 
@@ -115,9 +117,9 @@ class GroupTable(SQLModel, table=True):
 
     __tablename__ = "group_table"
 
-    table_id: int = Field(sa_column=Column(Integer, ForeignKey("game_table.id", ondelete="CASCADE"),
+    table_id: int = Field(sa_column=Column(Int, ForeignKey("game_table.id", ondelete="CASCADE"),
                                            primary_key=True))
-    group_id: int = Field(sa_column=Column(Integer, ForeignKey("play_group.id", ondelete="CASCADE"),
+    group_id: int = Field(sa_column=Column(Int, ForeignKey("play_group.id", ondelete="CASCADE"),
                                            nullable=False, index=True))
 
 
@@ -128,17 +130,17 @@ class Play(SQLModel, table=True):
     __tablename__ = "play"
 
     id: int | None = Field(default=None, primary_key=True)
-    table_id: int = Field(sa_column=Column(Integer, ForeignKey("game_table.id", ondelete="CASCADE"),
+    table_id: int = Field(sa_column=Column(Int, ForeignKey("game_table.id", ondelete="CASCADE"),
                                            unique=True, nullable=False))
     group_id: int | None = Field(default=None, sa_column=Column(
-        Integer, ForeignKey("play_group.id", ondelete="SET NULL"), nullable=True, index=True))
-    game: str = Field(sa_column=Column(String(16), nullable=False))
-    started_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
-    finished_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False, index=True))
-    table_version: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+        Int, ForeignKey("play_group.id", ondelete="SET NULL"), nullable=True, index=True))
+    game: str = Field(sa_column=Column(Text(16), nullable=False))
+    started_at: datetime = Field(sa_column=Column(Moment, nullable=False))
+    finished_at: datetime = Field(sa_column=Column(Moment, nullable=False, index=True))
+    table_version: int = Field(default=0, sa_column=Column(Int, nullable=False))
     # The table a Rematch started from this one: tapping Rematch again (or a retried tap) opens it.
     rematch_table_id: int | None = Field(default=None, sa_column=Column(
-        Integer, ForeignKey("game_table.id", ondelete="SET NULL"), nullable=True))
+        Int, ForeignKey("game_table.id", ondelete="SET NULL"), nullable=True))
     data: dict = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
 
 
@@ -150,8 +152,8 @@ class PlayerMerge(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("group_id", "alias", name="uq_merge_group_alias"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    group_id: int = Field(sa_column=Column(Integer, ForeignKey("play_group.id", ondelete="CASCADE"),
+    group_id: int = Field(sa_column=Column(Int, ForeignKey("play_group.id", ondelete="CASCADE"),
                                            nullable=False))
-    alias: str = Field(sa_column=Column(String(60), nullable=False))  # the matching key of the spelling
-    into: str = Field(sa_column=Column(String(60), nullable=False))  # the name it counts as
+    alias: str = Field(sa_column=Column(Text(60), nullable=False))  # the matching key of the spelling
+    into: str = Field(sa_column=Column(Text(60), nullable=False))  # the name it counts as
     created_at: datetime = _ts()
