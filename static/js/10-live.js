@@ -77,7 +77,7 @@
     var n = mine().length;
     if (refusal) {
       var shown = refusal;
-      status(shown.text + (n ? " " + plural(n) : ""), "refused", msg("show-entry"), function () { showEntry(shown.key); });
+      status(shown.text + (n ? " " + plural(n) : ""), "refused", msg("show-entry"), function () { showEntry(shown.key, shown.page); });
     } else if (n && (offline || offlineCopy || showedPending || (sending && Date.now() - (mine()[0].at || 0) > 900))) {
       showedPending = true;
       status(plural(n), "pending");
@@ -89,12 +89,15 @@
   }
 
   /* The kept entry of a refused tap: its form (opened, scrolled to, its first field focused), or the
-     refusal notice at the top when the fresh page no longer has that form. */
-  function showEntry(key) {
+     refusal notice at the top when the fresh page no longer has that form. A tap made on another
+     page of the table (the phone moved on while it waited) is shown on that page. */
+  function showEntry(key, page) {
     var form = key ? document.getElementById(key) : null;
     var region = live();
     var notice = region && region.querySelector(".notice-conflict, .notice-error");
-    var target = form && form.tagName === "FORM" && region.contains(form) ? form : notice;
+    var here = form && form.tagName === "FORM" && region.contains(form);
+    if (!here && page) { location.href = page; return; }
+    var target = here ? form : notice;
     if (!target) return;
     for (var d = target.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) d.open = true;
     var at = notice && notice.classList.contains("notice-at-form") ? notice : target;
@@ -234,6 +237,15 @@
     });
   }
 
+  /* The page a tap was made on is the one shown (same address and query), or the phone has moved
+     to another page of the table since (a link or a reload while the tap waited). */
+  function madeHere(page) {
+    try {
+      var u = new URL(page, location.href);
+      return u.pathname === location.pathname && u.search === location.search;
+    } catch (err) { return true; }
+  }
+
   function answered(item, resp, html) {
     var redirect = resp.headers.get("HX-Redirect");
     if (redirect) { location.href = redirect; return; }
@@ -241,9 +253,15 @@
     var code = resp.status;
     if (code === 200 || code === 409 || code === 422) {
       var incoming = parseInt(resp.headers.get("X-Table-Version"), 10);
+      var elsewhere = !madeHere(item.page);
       // An answer overtaken by a newer page (a later tap, another phone) is not shown, unless it
       // carries a message for this phone.
-      if (code === 409 || code === 422) refusal = { text: refusalText(code, html, item.key), key: item.key };
+      if (code === 409 || code === 422) {
+        refusal = { text: refusalText(code, html, item.key), key: item.key, page: elsewhere ? item.page : null };
+      }
+      // The answer is the region of the page the tap was made on: another page of the table
+      // fetches its own region instead (the status line says a refusal, and shows its entry there).
+      if (elsewhere) { refresh(); return; }
       if (code === 200 && incoming < shownVersion()) return;
       swapLive(html, item.key, true);
       if (code === 409) showConflict(item.key);

@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
-from tests.e2e.checks import check_page, fill_new_table, visit
+from tests.e2e.checks import check_page, fill_new_table, visit, what_shows
 
 
 def finish_phase(page, phase: str):
     """One tap finishes the phase on screen; the page then shows the next one."""
     version = page.locator("#live").get_attribute("data-version")
-    page.get_by_role("button", name=re.compile(f"^{phase} done")).click()
+    button = page.get_by_role("button", name=re.compile(f"^{phase} done"))
+    try:
+        button.wait_for()
+    except PlaywrightTimeout:
+        raise AssertionError(f"no '{phase} done' button on {what_shows(page)}") from None
+    button.click()
     expect(page.locator("#live")).not_to_have_attribute("data-version", version)
 
 

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.checks import check_page, fill_new_table, visit
+from tests.e2e.checks import check_page, fill_new_table, visit, wait_until
 from tests.e2e.test_sins_flow import PLAYERS, SIX, region
 
 PHONE = {"width": 390, "height": 844}
@@ -51,8 +51,7 @@ def reload_offline(phone):
     page = phone.page
     page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller", timeout=15_000)
     page.reload()
-    page.wait_for_function(
-        "() => caches.open('tables-v1').then(c => c.match(location.href)).then(r => !!r)", timeout=15_000)
+    wait_until(page, "() => caches.open('tables-v1').then(c => c.match(location.href))")
     phone.context.set_offline(True)
     page.reload()
 
@@ -101,6 +100,39 @@ def test_a_tap_whose_answer_was_lost_after_it_was_saved_counts_once(make_phone):
     assert len(calls) >= 2 and len(set(calls)) == 1  # the same tap, with its id, went again
     assert server_influence(page, token) == 1
     expect(influence(page)).to_have_text("1")
+    check_page(page)
+
+
+def test_a_tap_answered_once_the_phone_is_on_another_page_leaves_that_page_its_own(make_phone):
+    """A tap waits (its answer held back) and the phone opens another page of the table; that page's
+    outbox sends the tap again. It counts once, and the page shown keeps its own content: the answer
+    is the page the tap was made on, so this page fetches its own region instead (seen in CI: a Five
+    Sails Day page showing the Renown & Leaders page after a Leader was destroyed there)."""
+    phone = make_phone(service_workers="block")  # the tap must pass through page.route below
+    page = phone.page
+    token = five_sails(page)
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)  # never answered: it goes with the page it was made on
+    page.route("**/fivesails/influence", hold_the_first)
+    plus(page).click()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the tap went to the server"
+    version = int(page.locator("#live").get_attribute("data-version"))
+    visit(page, f"/t/{token}/day")
+    page.wait_for_function("() => (localStorage.getItem('companion.outbox.v1') || '[]') === '[]'", timeout=15_000)
+    expect(page.locator("#live")).to_have_attribute("data-version", str(version + 1))
+    assert server_influence(page, token) == 1
+    expect(page).to_have_url(re.compile(f"/t/{token}/day$"))
+    expect(page.get_by_role("heading", name="Not started yet")).to_be_visible()
+    expect(page.locator("#live [id^=infl-]")).to_have_count(0)  # no Renown & Leaders counter here
     check_page(page)
 
 
