@@ -19,12 +19,15 @@ from tests.conftest import HX, Tables, text_of
 from tests.web.test_fuzz import GAMES, STAGES, forms_of, pages_of
 from tests.web.test_sins_pages import Sins
 
-pytestmark = pytest.mark.both_databases  # a stale tap judged under each database's lock
+# The scenarios run on both databases (a stale tap judged under each one's lock); the property loop
+# at the end runs on SQLite: the database takes part in it only by storing what the actions write,
+# which both take alike (tests/web/test_stored_values.py, docs/testing.md).
 
 NAMES = ("Ana", "Bo", "Cy", "Di")
 DRAWS = ("sins.draw_sins",)  # state-dependent actions that draw at random
 
 
+@pytest.mark.both_databases
 def test_a_stale_third_last_judgment_is_refused_with_the_fresh_table(tables):
     """Phone A passes the turn and reveals the second card; phone B, still on "1 of 3", taps +."""
     pen = Sins(tables, names=NAMES).ready(penitenziagite=True)
@@ -39,6 +42,7 @@ def test_a_stale_third_last_judgment_is_refused_with_the_fresh_table(tables):
     assert pen.doc.status == "playing"
 
 
+@pytest.mark.both_databases
 def test_a_stale_judgment_with_the_same_outcome_lands(tables):
     """B missed a turn passing, which does not change what its first card does: it lands."""
     pen = Sins(tables, names=NAMES).ready(penitenziagite=True)
@@ -48,6 +52,7 @@ def test_a_stale_judgment_with_the_same_outcome_lands(tables):
     assert pen.gs["judgments"] == 1
 
 
+@pytest.mark.both_databases
 def test_a_stale_stone_from_an_emptied_supply_is_a_conflict_not_an_error(tables):
     sins = Sins(tables, names=NAMES).ready()
     seen = tables.version(sins.token)
@@ -59,6 +64,7 @@ def test_a_stale_stone_from_an_emptied_supply_is_a_conflict_not_an_error(tables)
     assert resp.status_code == 409
 
 
+@pytest.mark.both_databases
 def test_a_stale_relative_tap_that_does_not_depend_on_the_state_lands(tables):
     token = tables.create("fivesails", names=("Ana", "Bo", "Cy"))
     seen = tables.version(token)
@@ -204,6 +210,9 @@ def test_a_stale_tap_is_judged_on_what_the_phone_saw(app, client, game):
                     assert stale.status_code in (200, 422), what  # never a conflict
                     if other == "unrelated change":
                         assert stale.status_code == 200 and applied and did == meant, what
-                back_to(tables, token, v0)
+                # Back to the view at v0, unless nothing stands after it: a random draw can draw
+                # the sins already in play (1 in 7), and then neither phone's tap changed anything.
+                if document(tables, token) != before:
+                    back_to(tables, token, v0)
     assert exercised["dependent"], "no state-dependent action was reached"
     print(game, {k: sorted(v) for k, v in exercised.items()})
