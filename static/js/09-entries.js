@@ -153,6 +153,37 @@
     });
   }
 
+  /* A disclosure the player opened (a player's "Edit", a "More" panel) stays open through an update
+     from another phone, even before anything is typed in it: the fresh region arrives with every
+     <details> as the server drew it, and a panel closing under the thumb that just opened it reads
+     as a lost tap. A <details> is known by its id, else its first form's, else its summary's text.
+     The one holding the form just answered (exceptKey) is the server's to draw, as are the ones it
+     draws open: this only opens, never closes. */
+  function disclosureKey(d) {
+    if (d.id) return "#" + d.id;
+    var form = d.querySelector("form[id]");
+    if (form) return "form:" + form.id;
+    var summary = d.querySelector("summary");
+    return summary ? "summary:" + summary.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
+  function openDisclosures(region, exceptKey) {
+    var keys = [];
+    var open = region.querySelectorAll("details[open]");
+    for (var i = 0; i < open.length; i++) {
+      if (exceptKey && open[i].querySelector('form[id="' + exceptKey.replace(/"/g, "") + '"]')) continue;
+      var key = disclosureKey(open[i]);
+      if (key) keys.push(key);
+    }
+    return keys;
+  }
+
+  function reopen(region, keys) {
+    if (!region || !keys.length) return;
+    var all = region.querySelectorAll("details:not([open])");
+    for (var i = 0; i < all.length; i++) if (keys.indexOf(disclosureKey(all[i])) !== -1) all[i].open = true;
+  }
+
   function wouldLose(kept, html) {
     var ids = Object.keys(kept);
     if (!ids.length) return false;
@@ -161,5 +192,5 @@
   }
 
   window.companionEntries = { keepInput: keepInput, putBack: putBack, wouldLose: wouldLose, showConflict: showConflict,
-                             showRefused: showRefused };
+                             showRefused: showRefused, openDisclosures: openDisclosures, reopen: reopen };
 })();

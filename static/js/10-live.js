@@ -22,6 +22,7 @@
   // What the player entered: kept through an update, and a refused entry's notice beside it (09-entries.js).
   var entries = window.companionEntries;
   var keepInput = entries.keepInput, putBack = entries.putBack, wouldLose = entries.wouldLose;
+  var openDisclosures = entries.openDisclosures, reopen = entries.reopen;
   var showConflict = entries.showConflict;
   var showRefused = entries.showRefused;
   var offlineCopy = document.documentElement.hasAttribute("data-offline-copy");
@@ -317,12 +318,14 @@
       return;
     }
     held = null;
+    var opened = openDisclosures(region, exceptKey);
     var focused = document.activeElement && document.activeElement.id;
     if (window.htmx && htmx.swap) {
       htmx.swap(region, html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 });
     } else {
       region.outerHTML = html;
     }
+    reopen(live(), opened);
     putBack(kept);
     if (focused && document.activeElement === document.body) {
       var again = document.getElementById(focused);
