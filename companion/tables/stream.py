@@ -62,6 +62,7 @@ HEARTBEAT = 15
 STREAM_SECONDS = 300
 SAFETY_POLL_SECONDS = 5.0
 BUSY_RETRY_SECONDS = 60
+RECONNECT_MAX_SECONDS = 30  # the longest wait between tries to reach LISTEN/NOTIFY or Redis again
 
 
 def defaults() -> dict:
@@ -236,10 +237,12 @@ class Hub:
         import psycopg
 
         url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        failures = 0
         while True:
             try:
                 with psycopg.connect(url, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    failures = 0
                     pgconn = conn.pgconn
                     while True:
                         ready, _w, _x = select_module.select([conn.fileno()], [], [], HEARTBEAT)
@@ -250,21 +253,32 @@ class Hub:
                         while (note := pgconn.notifies()) is not None:
                             self._heard(note.extra.decode())
             except Exception:  # noqa: BLE001 - reconnect; the safety poll covers the gap
-                log.warning("LISTEN connection lost; reconnecting", exc_info=True)
-                time.sleep(1)
+                failures += 1
+                log.warning("LISTEN connection lost; reconnecting", exc_info=failures == 1)
+                time.sleep(_backoff(failures))
 
     def _listen_redis(self) -> None:
+        failures = 0
         while True:
             try:
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(CHANNEL)
+                failures = 0
                 for message in pubsub.listen():
                     data = message.get("data")
                     if isinstance(data, bytes):
                         self._heard(data.decode())
             except Exception:  # noqa: BLE001 - reconnect; the safety poll covers the gap
-                log.warning("Redis subscription lost; reconnecting", exc_info=True)
-                time.sleep(1)
+                failures += 1
+                log.warning("Redis subscription lost; reconnecting", exc_info=failures == 1)
+                time.sleep(_backoff(failures))
+
+
+def _backoff(failures: int) -> float:
+    """Seconds before the next try after this many failed in a row: 1, 2, 4 ... up to 30. A server
+    that is down is not asked every second by every process (the safety poll covers the gap), and
+    the first try after a lost connection is still at once plus one second."""
+    return float(min(RECONNECT_MAX_SECONDS, 2 ** (failures - 1)))
 
 
 def hub(app=None) -> Hub:

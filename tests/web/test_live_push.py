@@ -168,3 +168,10 @@ def test_on_postgresql_a_notify_from_another_machine_reaches_the_stream(streams,
         heard.set()
         sender.join(5)
     resp.close()
+
+
+@pytest.mark.parametrize("failures, seconds", [(1, 1), (2, 2), (3, 4), (5, 16), (6, 30), (50, 30)])
+def test_a_lost_listen_connection_is_tried_again_sooner_first_then_every_30_seconds(failures, seconds):
+    # A database or Redis that is down (or a test's database dropped while its app's listener lives
+    # on) is not asked every second by every process; the safety poll covers the gap.
+    assert stream._backoff(failures) == seconds
