@@ -65,7 +65,9 @@ def test_undo_back_to_here_asks_first_when_another_phone_acted(make_phone):
     expect(ana.locator(".player-name")).to_have_text(["Ana", "Bob", "Cy"], timeout=5000)
 
 
-def test_a_stale_phone_is_told_instead_of_overwriting(make_phone):
+def edit_cy_on_a_second_phone(make_phone):
+    """Ana on the players page of a new 7 Sins table; Bo, on a second phone, has tapped "Edit Cy"
+    open. Returns both pages and Bo's "New name" box for Cy."""
     ana = make_phone().page
     token = create_table(ana, "sins", ["Ana", "Bo", "Cy"])
     open_players(ana)
@@ -73,6 +75,11 @@ def test_a_stale_phone_is_told_instead_of_overwriting(make_phone):
     visit(bo, f"/t/{token}/table")
     bo.locator("summary", has_text="Edit Cy").click()
     box = bo.locator(".player-row", has=bo.locator("summary", has_text="Edit Cy")).get_by_label("New name")
+    return ana, bo, box
+
+
+def test_a_stale_phone_is_told_instead_of_overwriting(make_phone):
+    ana, bo, box = edit_cy_on_a_second_phone(make_phone)
     box.fill("Cyril")  # typing: the page keeps it even when another phone changes the table
 
     rename(ana, "Cy", "Cyan")
@@ -92,13 +99,7 @@ def test_a_stale_phone_is_told_instead_of_overwriting(make_phone):
 def test_a_panel_opened_on_one_phone_stays_open_when_another_phone_changes_the_table(make_phone):
     # CI once failed here: "Edit Cy" was tapped open, an update swapped the page in, and the panel
     # closed under the thumb before anything was typed in it (the typed-input keeping did not see it).
-    ana = make_phone().page
-    token = create_table(ana, "sins", ["Ana", "Bo", "Cy"])
-    open_players(ana)
-    bo = make_phone().page
-    visit(bo, f"/t/{token}/table")
-    bo.locator("summary", has_text="Edit Cy").click()
-    box = bo.locator(".player-row", has=bo.locator("summary", has_text="Edit Cy")).get_by_label("New name")
+    ana, bo, box = edit_cy_on_a_second_phone(make_phone)
     expect(box).to_be_visible()
 
     rename(ana, "Bo", "Bob")
