@@ -167,21 +167,30 @@
     return summary ? "summary:" + summary.textContent.replace(/\s+/g, " ").trim() : "";
   }
 
-  function openDisclosures(region, exceptKey) {
-    var keys = [];
-    var open = region.querySelectorAll("details[open]");
-    for (var i = 0; i < open.length; i++) {
-      if (exceptKey && open[i].querySelector('form[id="' + exceptKey.replace(/"/g, "") + '"]')) continue;
-      var key = disclosureKey(open[i]);
-      if (key) keys.push(key);
+  // Every <details> of the region with its key, made unique by its place among those of the same key
+  // (two "More" panels, or a panel and one inside it holding the same first form).
+  function disclosures(region) {
+    var seen = {}, found = [];
+    var all = region.querySelectorAll("details");
+    for (var i = 0; i < all.length; i++) {
+      var key = disclosureKey(all[i]);
+      if (!key) continue;
+      seen[key] = (seen[key] || 0) + 1;
+      found.push({ el: all[i], key: key + "|" + seen[key] });
     }
-    return keys;
+    return found;
+  }
+
+  function openDisclosures(region, exceptKey) {
+    var except = exceptKey ? 'form[id="' + exceptKey.replace(/"/g, "") + '"]' : null;
+    return disclosures(region).filter(function (d) {
+      return d.el.open && !(except && d.el.querySelector(except));
+    }).map(function (d) { return d.key; });
   }
 
   function reopen(region, keys) {
     if (!region || !keys.length) return;
-    var all = region.querySelectorAll("details:not([open])");
-    for (var i = 0; i < all.length; i++) if (keys.indexOf(disclosureKey(all[i])) !== -1) all[i].open = true;
+    disclosures(region).forEach(function (d) { if (!d.el.open && keys.indexOf(d.key) !== -1) d.el.open = true; });
   }
 
   function wouldLose(kept, html) {

@@ -241,3 +241,27 @@ def test_a_stale_third_last_judgment_from_a_second_phone_is_refused_with_the_fre
     ana.reload()
     expect(region(ana, "Last Judgment cards").locator("output")).to_have_text("2 / 3")
     expect(ana.get_by_text("Now playing:")).to_be_visible()
+
+
+def test_an_opened_panel_is_known_among_panels_alike_and_only_opened_panels_reopen(make_phone):
+    """09-entries.js on a region built here: two "More" panels alike (no id, no form), and a panel
+    holding another that starts with the same form. After a fresh copy of the region comes in, the
+    panels the player opened are open again and no other; the panel of the form just answered is
+    left as drawn."""
+    page = make_phone().page
+    visit(page, "/")
+    opened = page.evaluate("""() => {
+      const region = document.createElement("div");
+      const html = `<details><summary>More</summary>a</details><details><summary>More</summary>b</details>
+        <details id="outer"><summary>Outer</summary><details><summary>Inner</summary><form id="f1"></form></details></details>
+        <details><summary>Edit</summary><form id="answered"></form></details>`;
+      region.innerHTML = html;
+      document.body.appendChild(region);
+      const d = region.querySelectorAll("details");
+      d[1].open = true; d[3].open = true; d[4].open = true;  // the second More, the inner panel, the answered one
+      const keys = window.companionEntries.openDisclosures(region, "answered");
+      region.innerHTML = html;  // the fresh copy, every panel drawn closed
+      window.companionEntries.reopen(region, keys);
+      return Array.from(region.querySelectorAll("details"), (el) => el.open);
+    }""")
+    assert opened == [False, True, False, True, False]
