@@ -182,9 +182,9 @@
   }
 
   function openDisclosures(region, exceptKey) {
-    var except = exceptKey ? 'form[id="' + exceptKey.replace(/"/g, "") + '"]' : null;
+    var answered = exceptKey ? document.getElementById(exceptKey) : null;
     return disclosures(region).filter(function (d) {
-      return d.el.open && !(except && d.el.querySelector(except));
+      return d.el.open && !(answered && d.el.contains(answered));
     }).map(function (d) { return d.key; });
   }
 
